@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// Derives the facts-only schema table for our built-in kinds from an upstream OpenAPI v2 document.
+//   node scripts/derive-schemas.mjs <path-to-openapi-v2.json>
+// Writes src/server/registry/schema/builtin-definitions.json. Descriptions are dropped; only
+// structural facts (types, formats, required, enums, x-kubernetes-* markers) are kept.
+// Run once by hand when the upstream reference changes; the server never reads the source document.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const OUT = join(root, 'src/server/registry/schema/builtin-definitions.json');
+
+const src = process.argv[2];
+if (!src) {
+  console.error('usage: node scripts/derive-schemas.mjs <path-to-openapi-v2.json>');
+  process.exit(2);
+}
+
+// The alias table lives in names.ts (the one source); read its flat literal.
+function readGroupAliases() {
+  const text = readFileSync(join(root, 'src/server/registry/names.ts'), 'utf8');
+  const block = /GROUP_ALIASES[^=]*=\s*\{([^}]*)\}/.exec(text);
+  if (!block) throw new Error('GROUP_ALIASES not found in names.ts');
+  const out = {};
+  for (const m of block[1].matchAll(/'([^']+)'\s*:\s*'([^']+)'/g)) out[m[1]] = m[2];
+  return out;
+}
+const GROUP_ALIASES = readGroupAliases();
+
+const API = 'io.k8s.api.';
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
+const CRD = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+
+const KINDS = [
+  'core.v1.Namespace', 'core.v1.Pod', 'core.v1.Service', 'core.v1.ConfigMap', 'core.v1.Secret', 'core.v1.Node',
+  'core.v1.ServiceAccount', 'core.v1.Event', 'core.v1.Endpoints', 'core.v1.PersistentVolumeClaim',
+  'core.v1.PersistentVolume', 'apps.v1.Deployment', 'apps.v1.ReplicaSet', 'apps.v1.StatefulSet', 'apps.v1.DaemonSet',
+  'batch.v1.Job', 'batch.v1.CronJob', 'coordination.v1.Lease', 'rbac.v1.Role', 'rbac.v1.ClusterRole',
+  'rbac.v1.RoleBinding', 'rbac.v1.ClusterRoleBinding', 'policy.v1.PodDisruptionBudget',
+].map((k) => API + k);
+
+const ROOTS = [
+  ...KINDS,
+  ...KINDS.map((k) => k + 'List'),
+  CRD + 'CustomResourceDefinition',
+  CRD + 'CustomResourceDefinitionList',
+  API + 'autoscaling.v1.Scale',
+  API + 'policy.v1.Eviction',
+  API + 'core.v1.Binding',
+  ...[
+    'ObjectMeta', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'WatchEvent',
+    'Patch', 'APIResourceList', 'APIResource', 'APIGroupList', 'APIGroup', 'APIVersions', 'Time', 'MicroTime',
+    'Condition', 'LabelSelector', 'OwnerReference', 'ManagedFieldsEntry',
+  ].map((n) => META + n),
+  'io.k8s.apimachinery.pkg.version.Info',
+];
+
+// Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
+const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
+  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1']);
+
+// Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
+const MT = 'meta.service.io';
+const SYNTHESIZED = {
+  [META + 'Table']: {
+    type: 'object', required: ['columnDefinitions', 'rows'],
+    properties: {
+      apiVersion: { type: 'string' },
+      columnDefinitions: { type: 'array', items: { $ref: META + 'TableColumnDefinition' }, 'x-kubernetes-list-type': 'atomic' },
+      kind: { type: 'string' },
+      metadata: { $ref: META + 'ListMeta' },
+      rows: { type: 'array', items: { $ref: META + 'TableRow' }, 'x-kubernetes-list-type': 'atomic' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: MT, kind: 'Table', version: 'v1' }],
+  },
+  [META + 'TableColumnDefinition']: {
+    type: 'object', required: ['name', 'type', 'format', 'description', 'priority'],
+    properties: {
+      description: { type: 'string' }, format: { type: 'string' }, name: { type: 'string' },
+      priority: { type: 'integer', format: 'int32' }, type: { type: 'string' },
+    },
+  },
+  [META + 'TableRow']: {
+    type: 'object', required: ['cells'],
+    properties: {
+      cells: { type: 'array', items: { 'x-kubernetes-preserve-unknown-fields': true }, 'x-kubernetes-list-type': 'atomic' },
+      conditions: { type: 'array', items: { $ref: META + 'TableRowCondition' }, 'x-kubernetes-list-type': 'atomic' },
+      object: { $ref: 'io.k8s.apimachinery.pkg.runtime.RawExtension' },
+    },
+  },
+  [META + 'TableRowCondition']: {
+    type: 'object', required: ['type', 'status'],
+    properties: { message: { type: 'string' }, reason: { type: 'string' }, status: { type: 'string' }, type: { type: 'string' } },
+  },
+  [META + 'PartialObjectMetadata']: {
+    type: 'object',
+    properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: META + 'ObjectMeta' } },
+    'x-kubernetes-group-version-kind': [{ group: MT, kind: 'PartialObjectMetadata', version: 'v1' }],
+  },
+  [META + 'PartialObjectMetadataList']: {
+    type: 'object', required: ['items'],
+    properties: {
+      apiVersion: { type: 'string' },
+      items: { type: 'array', items: { $ref: META + 'PartialObjectMetadata' } },
+      kind: { type: 'string' },
+      metadata: { $ref: META + 'ListMeta' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: MT, kind: 'PartialObjectMetadataList', version: 'v1' }],
+  },
+};
+
+const KEY_ORDER = ['$ref', 'type', 'format', 'enum', 'default', 'nullable', 'required', 'properties',
+  'additionalProperties', 'items', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern'];
+const DROP = new Set(['description', 'readOnly', 'title', 'example', 'externalDocs']);
+
+const stripRef = (r) => r.replace(/^#\/definitions\//, '');
+const isScalarItems = (items, defs) => {
+  const t = items.$ref ? defs[stripRef(items.$ref)] : items;
+  return !!t && (t.type === 'string' || t.type === 'integer' || t.type === 'number' || t.type === 'boolean');
+};
+
+function convertGVK(list) {
+  const out = [];
+  for (const e of list) {
+    const gv = `${e.group}/${e.version}`;
+    if (!SERVED_GV.has(gv)) continue;
+    out.push({ group: GROUP_ALIASES[e.group] ?? e.group, kind: e.kind, version: e.version });
+  }
+  return out;
+}
+
+function convert(node, defs, refs) {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return node;
+  const out = {};
+  const keys = Object.keys(node).filter((k) => !DROP.has(k));
+  const ordered = [
+    ...KEY_ORDER.filter((k) => keys.includes(k)),
+    ...keys.filter((k) => !KEY_ORDER.includes(k)).sort(),
+  ];
+  for (const k of ordered) {
+    const v = node[k];
+    if (k === '$ref') {
+      const name = stripRef(v);
+      refs.add(name);
+      out.$ref = name;
+    } else if (k === 'properties') {
+      const props = {};
+      for (const p of Object.keys(v).sort()) props[p] = convert(v[p], defs, refs);
+      out.properties = props;
+    } else if (k === 'items' || k === 'additionalProperties') {
+      out[k] = typeof v === 'object' ? convert(v, defs, refs) : v;
+    } else if (k === 'x-kubernetes-group-version-kind') {
+      const gvk = convertGVK(v);
+      if (gvk.length) out[k] = gvk;
+    } else {
+      out[k] = v;
+    }
+  }
+  // Lists with a merge patch strategy and no explicit list type are associative for
+  // server-side apply (as upstream's OpenAPI -> structured-merge-diff conversion treats them).
+  if (out.type === 'array' && !out['x-kubernetes-list-type']) {
+    const strategies = String(out['x-kubernetes-patch-strategy'] ?? '').split(',');
+    if (strategies.includes('merge')) {
+      const key = out['x-kubernetes-patch-merge-key'];
+      if (key) {
+        out['x-kubernetes-list-map-keys'] = [key];
+        out['x-kubernetes-list-type'] = 'map';
+      } else if (out.items && isScalarItems(out.items, defs)) {
+        out['x-kubernetes-list-type'] = 'set';
+      }
+      return sortMarkers(out);
+    }
+  }
+  return out;
+}
+
+// Keep x-kubernetes-* keys in sorted order after inference added some.
+function sortMarkers(node) {
+  const out = {};
+  const keys = Object.keys(node);
+  for (const k of keys) if (!k.startsWith('x-')) out[k] = node[k];
+  for (const k of keys.filter((k) => k.startsWith('x-')).sort()) out[k] = node[k];
+  return out;
+}
+
+const doc = JSON.parse(readFileSync(src, 'utf8'));
+const defs = doc.definitions;
+const result = {};
+const queue = [...ROOTS];
+const seen = new Set();
+while (queue.length) {
+  const name = queue.shift();
+  if (seen.has(name)) continue;
+  seen.add(name);
+  if (SYNTHESIZED[name]) continue;
+  const def = defs[name];
+  if (!def) {
+    console.error(`warning: ${name} not in source document`);
+    continue;
+  }
+  const refs = new Set();
+  result[name] = convert(def, defs, refs);
+  for (const r of refs) if (!seen.has(r)) queue.push(r);
+}
+for (const [name, def] of Object.entries(SYNTHESIZED)) {
+  result[name] = def;
+  const refs = new Set();
+  convert(def, defs, refs);
+  for (const r of refs) {
+    if (!result[r] && defs[r]) result[r] = convert(defs[r], defs, new Set());
+  }
+}
+
+// One definition per line: diff-friendly and compact.
+const names = Object.keys(result).sort();
+const lines = names.map((n, i) => `  ${JSON.stringify(n)}: ${JSON.stringify(result[n])}${i < names.length - 1 ? ',' : ''}`);
+const text = `{\n"definitions": {\n${lines.join('\n')}\n}\n}\n`;
+writeFileSync(OUT, text);
+console.log(`wrote ${names.length} definitions (${text.length} bytes) to ${OUT}`);

@@ -1,0 +1,78 @@
+// Which protobuf message carries a given apiVersion + kind. Groups are spelled canonically
+// (`*.service.io`) on our objects; the upstream spellings are accepted as aliases.
+import { lookupMessage, type MessageInfo } from './schema.js';
+
+const CORE = 'k8s.io.api.core.v1';
+const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+
+/** group (as written in apiVersion) -> protobuf package of its v1 messages */
+const GROUP_PACKAGES: Record<string, string> = {
+  '': CORE,
+  apps: 'k8s.io.api.apps.v1',
+  batch: 'k8s.io.api.batch.v1',
+  policy: 'k8s.io.api.policy.v1',
+  autoscaling: 'k8s.io.api.autoscaling.v1',
+  'coordination.service.io': 'k8s.io.api.coordination.v1',
+  'coordination.k8s.io': 'k8s.io.api.coordination.v1',
+  'rbac.authorization.service.io': 'k8s.io.api.rbac.v1',
+  'rbac.authorization.k8s.io': 'k8s.io.api.rbac.v1',
+  'apiextensions.service.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
+  'apiextensions.k8s.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
+  'meta.service.io': META,
+  'meta.k8s.io': META,
+};
+
+const withLists = (kinds: string[]) => kinds.flatMap((k) => [k, `${k}List`]);
+
+/** Kinds served in protobuf, per package. Custom resources never are. */
+const PACKAGE_KINDS: Record<string, string[]> = {
+  [CORE]: [
+    ...withLists(['Namespace', 'Pod', 'Service', 'ConfigMap', 'Secret', 'Node', 'ServiceAccount', 'Event', 'Endpoints',
+      'PersistentVolumeClaim', 'PersistentVolume', 'PodTemplate', 'ReplicationController', 'LimitRange', 'ResourceQuota',
+      'ComponentStatus']),
+    'Binding', 'List',
+  ],
+  'k8s.io.api.apps.v1': withLists(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision']),
+  'k8s.io.api.batch.v1': withLists(['Job', 'CronJob']),
+  'k8s.io.api.coordination.v1': withLists(['Lease']),
+  'k8s.io.api.rbac.v1': withLists(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']),
+  'k8s.io.api.policy.v1': [...withLists(['PodDisruptionBudget']), 'Eviction'],
+  'k8s.io.api.autoscaling.v1': ['Scale'],
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
+  [META]: ['PartialObjectMetadata', 'PartialObjectMetadataList', 'List'],
+};
+
+/** meta/v1 kinds registered in every group version (upstream AddToGroupVersion). */
+const META_KINDS = new Set(['Status', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'GetOptions',
+  'WatchEvent', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions', 'PartialObjectMetadata',
+  'PartialObjectMetadataList']);
+
+const cache = new Map<string, MessageInfo | null>();
+
+function resolve(apiVersion: string, kind: string): MessageInfo | null {
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  if (version !== 'v1') return null;
+  const pkg = GROUP_PACKAGES[group];
+  if (!pkg) return null;
+  if (PACKAGE_KINDS[pkg]?.includes(kind)) return lookupMessage(`${pkg}.${kind}`) ?? null;
+  if (META_KINDS.has(kind)) return lookupMessage(`${META}.${kind}`) ?? null;
+  return null;
+}
+
+/** The message for apiVersion + kind, or undefined when that type has no protobuf form. */
+export function messageForKind(apiVersion: string, kind: string): MessageInfo | undefined {
+  const key = `${apiVersion}\u0000${kind}`;
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    hit = resolve(apiVersion, kind);
+    // unknown pairs come from request bodies: remember them only while the cache is small
+    if (hit || cache.size < 512) cache.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+export function hasProtobufType(apiVersion: string, kind: string): boolean {
+  return messageForKind(apiVersion, kind) !== undefined;
+}

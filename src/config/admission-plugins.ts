@@ -1,0 +1,43 @@
+// Admission plugin names the server knows, in upstream kube-apiserver's order of execution.
+// An AdmissionConfiguration may only configure plugins from this list.
+
+export const REGISTERED_ADMISSION_PLUGINS = [
+  'AlwaysAdmit',
+  'NamespaceAutoProvision',
+  'NamespaceLifecycle',
+  'NamespaceExists',
+  'LimitPodHardAntiAffinityTopology',
+  'LimitRanger',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
+  'AlwaysPullImages',
+  'ImagePolicyWebhook',
+  'PodSecurity',
+  'PodNodeSelector',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'PodTolerationRestriction',
+  'EventRateLimit',
+  'ExtendedResourceToleration',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'OwnerReferencesPermissionEnforcement',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
+  'CertificateApproval',
+  'CertificateSigning',
+  'ClusterTrustBundleAttest',
+  'CertificateSubjectRestriction',
+  'DefaultIngressClass',
+  'DenyServiceExternalIPs',
+  'PodTopologyLabels',
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+  'ResourceQuota',
+  'AlwaysDeny',
+] as const;
+
+export type AdmissionPluginName = (typeof REGISTERED_ADMISSION_PLUGINS)[number];

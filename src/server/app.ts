@@ -1,0 +1,218 @@
+// Composes the API server: store, registry, controllers, handler chain, HTTP listener.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { parseAccept } from '../api/media.js';
+import { errors } from '../api/status.js';
+import { AdmissionChain } from './http/admission.js';
+import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
+import type { WatchSettings } from './http/rest/watch.js';
+import { WatchCacheSet } from './watch/watch-cache.js';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './http/discovery.js';
+import { negotiate } from './http/negotiate.js';
+import { namespaceLifecycle } from './http/namespace-lifecycle.js';
+import { OpenAPIService } from './http/openapi-service.js';
+import { requestInfo } from './http/request-info.js';
+import { installCodecs } from './http/codecs.js';
+import { writeEncoded, writeError, writeObject } from './http/respond.js';
+import { createStaticHandler } from './http/static.js';
+import { CrdController } from './controllers/crd-controller.js';
+import { seedDemoData } from './demo-data.js';
+import type { ServerFlags } from './flags.js';
+import { defaultFlags } from './flags.js';
+import { builtinResourceTypes } from './registry/builtin.js';
+import { TypeRegistry } from './registry/registry.js';
+import { startCompactor } from './storage/compactor.js';
+import { createStore } from './storage/index.js';
+import type { RevisionedStore } from './storage/types.js';
+import { VERSION_INFO } from './version.js';
+
+export interface ApiServer {
+  readonly url: string;
+  readonly port: number;
+  readonly store: RevisionedStore;
+  readonly types: TypeRegistry;
+  readonly deps: ApiDeps;
+  close(): Promise<void>;
+}
+
+export type Logger = (line: string) => void;
+
+/** Hooks later layers use to extend the chain (watch, patch, authn/authz) without reaching around it. */
+export interface Extension {
+  install(server: { deps: ApiDeps; onClose(fn: () => Promise<void> | void): void }): Promise<void> | void;
+}
+
+export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings> } = {}): Promise<ApiServer> {
+  const flags: ServerFlags = { ...defaultFlags(), ...partial };
+  const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
+  if (flags.store === 'etcd' && !opts.store) throw new Error('the etcd store is not available in this build; use --store sqlite or memory');
+  const store = opts.store ?? createStore({ kind: flags.store === 'etcd' ? 'memory' : flags.store, dataDir: flags.dataDir });
+  let ready = false;
+  const closers: (() => Promise<void> | void)[] = [];
+
+  installCodecs();
+  const types = new TypeRegistry(builtinResourceTypes);
+  const admission = new AdmissionChain();
+  const caches = new WatchCacheSet(store, { log });
+  const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
+  admission.add(namespaceLifecycle(deps));
+  const openapi = new OpenAPIService(types);
+  const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
+  const shutdown = new AbortController();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const query = url.searchParams;
+    const method = req.method ?? 'GET';
+    if (path === '/healthz' || path === '/livez' || path === '/readyz' || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
+      const ok = !path.startsWith('/readyz') || ready;
+      res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
+      res.end(ok ? 'ok' : '[-]store not ready\nreadyz check failed');
+      return;
+    }
+    if (path === '/version' || path === '/version/') {
+      writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json');
+      return;
+    }
+    if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
+    if (path.startsWith('/openapi/')) {
+      openapi.handle(req, res, path, query);
+      return;
+    }
+    const info = requestInfo(method, path, query);
+    if (info.isResourceRequest) {
+      const ac = new AbortController();
+      const abort = () => ac.abort();
+      res.on('close', abort);
+      shutdown.signal.addEventListener('abort', abort, { once: true });
+      try {
+        await handleResourceRequest(req, res, info, query, deps, ac.signal);
+      } finally {
+        shutdown.signal.removeEventListener('abort', abort);
+      }
+      return;
+    }
+    if (info.apiPrefix) {
+      discovery(req, res, path, info.group, info.version);
+      return;
+    }
+    if (staticHandler && staticHandler(req, res, path)) return;
+    throw pathNotFound(path);
+  };
+
+  const discovery = (req: IncomingMessage, res: ServerResponse, path: string, group: string, version: string) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    const segs = path.split('/').filter(Boolean);
+    const aggregated = wantsAggregated(req.headers.accept);
+    let body: Record<string, unknown> | undefined;
+    if (segs.length === 1 && aggregated) {
+      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated);
+      writeEncoded(req, res, 200, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated};v=v2;as=APIGroupDiscoveryList`);
+      return;
+    }
+    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types);
+    else if (segs[0] === 'apis' && segs.length === 2) body = apiGroup(types, segs[1]!);
+    else if (segs[0] === 'api' && segs.length === 2) body = apiResourceList(types, '', segs[1]!);
+    else if (segs[0] === 'apis' && segs.length === 3) body = apiResourceList(types, group, version);
+    if (!body) throw pathNotFound(path);
+    const n = negotiate(req.headers.accept, { protobuf: false, cbor: false, transforms: false, watch: false });
+    writeObject(req, res, 200, body, n);
+  };
+
+  const server: Server = flags.tlsCertFile
+    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!) })
+    : createHttpServer();
+  server.keepAliveTimeout = 65_000;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    if (flags.requestLog)
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
+      });
+    handle(req, res).catch((e) => {
+      if (!(e instanceof Error && 'status' in e) && flags.requestLog) log(`error: ${(e as Error)?.stack ?? e}`);
+      try {
+        writeError(req, res, e);
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(flags.port, flags.bindAddress, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const scheme = flags.tlsCertFile ? 'https' : 'http';
+  const url = `${scheme}://${flags.bindAddress.includes(':') ? `[${flags.bindAddress}]` : flags.bindAddress}:${port}`;
+
+  try {
+    await store.open();
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  const crds = new CrdController(store, types, log);
+  await crds.start();
+  closers.push(() => crds.stop());
+  closers.push(() => caches.stopAll());
+  for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
+  const stopCompactor = startCompactor(store, flags.compactionIntervalMs);
+  closers.push(stopCompactor);
+  ready = true;
+  if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    store,
+    types,
+    deps,
+    close() {
+      closed ??= (async () => {
+        ready = false;
+        shutdown.abort();
+        const done = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, 2000).unref();
+        for (const c of closers.reverse()) await c();
+        await done;
+        await store.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+function pathNotFound(_path: string) {
+  const e = errors.notFound({ group: '', resource: '' });
+  e.status.message = 'the server could not find the requested resource';
+  e.status.details = {};
+  return e;
+}
+
+/** apidiscovery v2 requested in Accept: returns the group spelling to answer with. */
+function wantsAggregated(accept: string | undefined): string | undefined {
+  for (const r of parseAccept(accept)) {
+    const g = r.params['g'];
+    if (r.params['as'] === 'APIGroupDiscoveryList' && r.params['v'] === 'v2' && (g === 'apidiscovery.k8s.io' || g === 'apidiscovery.service.io')) return g;
+    if (r.params['as'] === undefined) return undefined; // a plain type preferred before any aggregated one
+  }
+  return undefined;
+}

@@ -1,0 +1,151 @@
+// Command-line flags. Names mirror kube-apiserver where one exists.
+import { parseFeatureGates, type FeatureGates } from './features.js';
+
+export type StoreKind = 'memory' | 'sqlite' | 'etcd';
+
+export interface ServerFlags {
+  port: number;
+  bindAddress: string;
+  store: StoreKind;
+  dataDir: string;
+  etcdServers: string[];
+  etcdPrefix: string;
+  compactionIntervalMs: number;
+  demoData: boolean;
+  featureGates: FeatureGates;
+  kubeconfig?: string;
+  context?: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  admissionControlConfigFile?: string;
+  authenticationConfig?: string;
+  authorizationConfig?: string;
+  encryptionProviderConfig?: string;
+  tracingConfigFile?: string;
+  anonymousAuth?: boolean;
+  /** Directory of the built explorer (index.html); empty = do not serve it. */
+  staticDir: string;
+  /** Log one line per request. */
+  requestLog: boolean;
+}
+
+export class FlagError extends Error {}
+
+type Kind = 'string' | 'int' | 'bool' | 'duration';
+interface FlagDef {
+  kind: Kind;
+  set(f: ServerFlags, v: string): void;
+  help: string;
+}
+
+const def = (kind: Kind, help: string, set: (f: ServerFlags, v: string) => void): FlagDef => ({ kind, help, set });
+
+const FLAGS: Record<string, FlagDef> = {
+  port: def('int', 'port to listen on (default 8080)', (f, v) => (f.port = parsePort(v))),
+  'secure-port': def('int', 'alias of --port', (f, v) => (f.port = parsePort(v))),
+  'bind-address': def('string', 'address to listen on (default 127.0.0.1)', (f, v) => (f.bindAddress = v)),
+  store: def('string', 'memory | sqlite | etcd (default sqlite)', (f, v) => {
+    if (v !== 'memory' && v !== 'sqlite' && v !== 'etcd') throw new FlagError(`invalid value "${v}" for flag --store: must be memory, sqlite or etcd`);
+    f.store = v;
+  }),
+  'data-dir': def('string', 'directory of the sqlite store (default ./.periscope)', (f, v) => (f.dataDir = v)),
+  'etcd-servers': def('string', 'comma-separated etcd URLs', (f, v) => (f.etcdServers = v.split(',').map((s) => s.trim()).filter(Boolean))),
+  'etcd-prefix': def('string', 'key prefix in etcd (default /registry)', (f, v) => (f.etcdPrefix = v)),
+  'compaction-interval': def('duration', 'how often history is compacted (default 5m; 0 disables)', (f, v) => (f.compactionIntervalMs = parseDuration(v, 'compaction-interval'))),
+  'no-demo-data': def('bool', 'do not seed demo data into an empty store', (f, v) => (f.demoData = !parseBool(v, 'no-demo-data'))),
+  'feature-gates': def('string', 'A=true,B=false', (f, v) => {
+    try {
+      f.featureGates = parseFeatureGates(v);
+    } catch (e) {
+      throw new FlagError(`invalid argument "${v}" for "--feature-gates" flag: ${(e as Error).message}`);
+    }
+  }),
+  kubeconfig: def('string', 'explorer proxy mode: forward API calls to this cluster', (f, v) => (f.kubeconfig = v)),
+  context: def('string', 'kubeconfig context (proxy mode)', (f, v) => (f.context = v)),
+  'tls-cert-file': def('string', 'serve HTTPS with this certificate', (f, v) => (f.tlsCertFile = v)),
+  'tls-private-key-file': def('string', 'private key for --tls-cert-file', (f, v) => (f.tlsPrivateKeyFile = v)),
+  'admission-control-config-file': def('string', 'AdmissionConfiguration file', (f, v) => (f.admissionControlConfigFile = v)),
+  'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
+  'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
+  'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
+  'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
+  'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
+  'static-dir': def('string', 'directory of the built explorer (default ./dist)', (f, v) => (f.staticDir = v)),
+  'request-log': def('bool', 'log one line per request (default true)', (f, v) => (f.requestLog = parseBool(v, 'request-log'))),
+};
+
+export function defaultFlags(): ServerFlags {
+  return {
+    port: 8080,
+    bindAddress: '127.0.0.1',
+    store: 'sqlite',
+    dataDir: './.periscope',
+    etcdServers: [],
+    etcdPrefix: '/registry',
+    compactionIntervalMs: 5 * 60_000,
+    demoData: true,
+    featureGates: parseFeatureGates(undefined),
+    staticDir: 'dist',
+    requestLog: true,
+  };
+}
+
+/** Parses `--name value`, `--name=value` and bare boolean flags. Throws FlagError on anything unknown or malformed. */
+export function parseFlags(argv: string[]): ServerFlags {
+  const f = defaultFlags();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const flag = FLAGS[name];
+    if (!flag) throw new FlagError(`unknown flag: --${name}`);
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (flag.kind === 'bool') value = 'true';
+    else {
+      const next = argv[++i];
+      if (next === undefined) throw new FlagError(`flag needs an argument: --${name}`);
+      value = next;
+    }
+    flag.set(f, value);
+  }
+  if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
+  if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  return f;
+}
+
+export function flagsHelp(): string {
+  return Object.entries(FLAGS)
+    .map(([n, d]) => `  --${n}${d.kind === 'bool' ? '' : ' ' + d.kind.toUpperCase()}\t${d.help}`)
+    .join('\n');
+}
+
+function parsePort(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 0 || n > 65535) throw new FlagError(`invalid port "${v}": must be 0-65535`);
+  return n;
+}
+
+function parseBool(v: string, name: string): boolean {
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new FlagError(`invalid boolean "${v}" for --${name}`);
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go-style durations: 300ms, 5s, 5m, 1h30m; a bare 0 is allowed. */
+export function parseDuration(v: string, name = 'duration'): number {
+  if (v === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(v); m; m = re.exec(v)) {
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    matched = re.lastIndex;
+  }
+  if (matched !== v.length || v.length === 0) throw new FlagError(`invalid duration "${v}" for --${name}`);
+  return total;
+}

@@ -1,0 +1,99 @@
+// Routes resource requests to the REST verbs after resolving the type.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../../api/status.js';
+import type { FeatureGates } from '../features.js';
+import { ResourceStore } from '../registry/resource-store.js';
+import type { TypeRegistry } from '../registry/registry.js';
+import type { ResourceType } from '../registry/types.js';
+import type { RevisionedStore } from '../storage/types.js';
+import { typePrefix } from '../registry/keys.js';
+import type { WatchCacheSet } from '../watch/watch-cache.js';
+import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/watch.js';
+import type { RequestInfo } from './request-info.js';
+import { gv } from './rest/decode.js';
+import { handleDelete, handleDeleteCollection } from './rest/delete.js';
+import { handleGet, handleList } from './rest/read.js';
+import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
+import type { RequestScope } from './scope.js';
+
+export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
+
+export interface ApiDeps extends WriteDeps {
+  store: RevisionedStore;
+  types: TypeRegistry;
+  gates: FeatureGates;
+  caches: WatchCacheSet;
+  watch: WatchSettings;
+  /** Extra verb handlers registered by later layers (watch, patch). */
+  verbs: Partial<Record<string, VerbHandler>>;
+}
+
+const stores = new WeakMap<ResourceType, ResourceStore>();
+
+export { defaultWatchSettings };
+
+export function resourceStoreFor(type: ResourceType, store: RevisionedStore): ResourceStore {
+  let rs = stores.get(type);
+  if (!rs || rs.store !== store) stores.set(type, (rs = new ResourceStore(type, store)));
+  return rs;
+}
+
+const notFound = () => errors.notFound({ group: '', resource: '' });
+
+export async function handleResourceRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  query: URLSearchParams,
+  deps: ApiDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const type = deps.types.lookup(info.group, info.version, info.resource);
+  if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
+  const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
+  if (type.scope === 'Cluster' && namespacedPath) throw withMessage(notFound(), 'the server could not find the requested resource');
+  if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
+    throw withMessage(notFound(), 'the server could not find the requested resource');
+  if (info.parts.length > 3) throw withMessage(notFound(), 'the server could not find the requested resource');
+  const s: RequestScope = {
+    req,
+    res,
+    info,
+    query,
+    type,
+    rs: resourceStoreFor(type, deps.store),
+    cache: deps.caches.get(typePrefix(type)),
+    gates: deps.gates,
+    apiVersion: gv(info.group, info.version),
+    warnings: [],
+    pretty: query.get('pretty') === 'true' || query.get('pretty') === '1',
+    user: 'system:admin',
+    signal,
+  };
+  const extra = deps.verbs[info.verb];
+  if (extra) return extra(s, deps);
+  switch (info.verb) {
+    case 'get':
+      return handleGet(s);
+    case 'list':
+      return handleList(s);
+    case 'watch':
+      return handleWatch(s, s.cache, deps.watch);
+    case 'create':
+      return handleCreate(s, deps);
+    case 'update':
+      return handleUpdate(s, deps);
+    case 'delete':
+      return handleDelete(s, deps);
+    case 'deletecollection':
+      return handleDeleteCollection(s, deps);
+    default:
+      throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  }
+}
+
+function withMessage<T extends { status: { message?: string; details?: unknown } }>(e: T, message: string): T {
+  e.status.message = message;
+  e.status.details = {};
+  return e;
+}

@@ -1,0 +1,136 @@
+// Discovery documents: /api, /apis, /api/v1, /apis/{g}/{v}, and aggregated discovery (apidiscovery v2).
+import { createHash } from 'node:crypto';
+import { canonicalGroup, upstreamGroup } from '../registry/names.js';
+import { compareVersions, type TypeRegistry } from '../registry/registry.js';
+import type { ResourceType } from '../registry/types.js';
+
+function resourceVerbs(t: ResourceType): string[] {
+  return [...t.verbs].sort();
+}
+
+function apiResources(types: ResourceType[], group: string) {
+  const out: Record<string, unknown>[] = [];
+  for (const t of types) {
+    const r: Record<string, unknown> = {
+      name: t.plural,
+      singularName: t.singular,
+      namespaced: t.scope === 'Namespaced',
+      kind: t.kind,
+      verbs: resourceVerbs(t),
+    };
+    if (t.shortNames.length) r.shortNames = t.shortNames;
+    if (t.categories.length) r.categories = t.categories;
+    r.storageVersionHash = createHash('sha256').update(`${group}/${t.version}/${t.kind}`).digest('base64').slice(0, 12);
+    out.push(r);
+    for (const sr of t.subresources) {
+      const sub: Record<string, unknown> = { name: `${t.plural}/${sr.name}`, singularName: '', namespaced: t.scope === 'Namespaced', kind: sr.kind, verbs: sr.verbs };
+      if (sr.group !== undefined) sub.group = sr.group;
+      if (sr.version !== undefined) sub.version = sr.version;
+      out.push(sub);
+    }
+  }
+  return out;
+}
+
+/** The group name in the spelling the caller asked for: the alias spelling when listed under it. */
+function spellings(group: string): string[] {
+  const up = upstreamGroup(group);
+  return up !== group ? [group, up] : [group];
+}
+
+export function apiVersions(): Record<string, unknown> {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
+}
+
+function sortedGroups(reg: TypeRegistry): [string, Map<string, ResourceType[]>][] {
+  const groups = [...reg.groups()].filter(([g]) => g !== '');
+  // built-in groups first in registration order, CRD groups after, as upstream orders by priority
+  return groups.sort((a, b) => {
+    const ca = [...a[1].values()][0]![0]!.custom;
+    const cb = [...b[1].values()][0]![0]!.custom;
+    return Number(ca) - Number(cb) || (ca ? a[0].localeCompare(b[0]) : 0);
+  });
+}
+
+export function apiGroupList(reg: TypeRegistry): Record<string, unknown> {
+  const groups: Record<string, unknown>[] = [];
+  for (const [group, versions] of sortedGroups(reg)) {
+    const vs = [...versions.keys()].sort(compareVersions);
+    for (const name of spellings(group)) {
+      groups.push({
+        name,
+        versions: vs.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+        preferredVersion: { groupVersion: `${name}/${vs[0]}`, version: vs[0] },
+      });
+    }
+  }
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+export function apiGroup(reg: TypeRegistry, urlGroup: string): Record<string, unknown> | undefined {
+  const versions = reg.groups().get(canonicalGroup(urlGroup));
+  if (!versions) return undefined;
+  const vs = [...versions.keys()].sort(compareVersions);
+  return {
+    kind: 'APIGroup',
+    apiVersion: 'v1',
+    name: urlGroup,
+    versions: vs.map((v) => ({ groupVersion: `${urlGroup}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${urlGroup}/${vs[0]}`, version: vs[0] },
+  };
+}
+
+export function apiResourceList(reg: TypeRegistry, urlGroup: string, version: string): Record<string, unknown> | undefined {
+  const types = reg.groups().get(canonicalGroup(urlGroup))?.get(version);
+  if (!types) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: urlGroup ? `${urlGroup}/${version}` : version,
+    resources: apiResources(types, urlGroup),
+  };
+}
+
+function discoveryResources(types: ResourceType[]) {
+  return types.map((t) => {
+    const r: Record<string, unknown> = {
+      resource: t.plural,
+      responseKind: { group: '', version: '', kind: t.kind },
+      scope: t.scope,
+      singularResource: t.singular,
+      verbs: resourceVerbs(t),
+    };
+    if (t.shortNames.length) r.shortNames = t.shortNames;
+    if (t.categories.length) r.categories = t.categories;
+    if (t.subresources.length)
+      r.subresources = t.subresources.map((sr) => ({
+        subresource: sr.name,
+        responseKind: { group: sr.group ?? '', version: sr.version ?? '', kind: sr.kind },
+        verbs: sr.verbs,
+      }));
+    return r;
+  });
+}
+
+/** apidiscovery v2 APIGroupDiscoveryList for /api (core) or /apis (all groups). */
+export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discoveryGroup: string): Record<string, unknown> {
+  const items: Record<string, unknown>[] = [];
+  if (legacy) {
+    const core = reg.groups().get('');
+    if (core)
+      items.push({
+        metadata: { name: '' },
+        versions: [...core].sort((a, b) => compareVersions(a[0], b[0])).map(([v, ts]) => ({ version: v, resources: discoveryResources(ts), freshness: 'Current' })),
+      });
+  } else {
+    for (const [group, versions] of sortedGroups(reg)) {
+      const vs = [...versions].sort((a, b) => compareVersions(a[0], b[0]));
+      for (const name of spellings(group))
+        items.push({
+          metadata: { name },
+          versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts), freshness: 'Current' })),
+        });
+    }
+  }
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `${discoveryGroup}/v2`, metadata: {}, items };
+}

@@ -1,0 +1,54 @@
+// get and list.
+import { errors } from '../../../api/status.js';
+import { listObjects, waitForRevision } from '../../registry/lister.js';
+import type { KubeObject } from '../../registry/types.js';
+import { writeObject } from '../respond.js';
+import type { RequestScope } from '../scope.js';
+import { toPartialObjectMetadata, toTable } from '../table.js';
+import { served } from './decode.js';
+import { parseListOptions, parseRV } from './list-options.js';
+import { includeObjectOf, negotiateFor, respondObject } from './output.js';
+import { toScale } from './scale.js';
+
+export async function handleGet(s: RequestScope): Promise<void> {
+  const n = negotiateFor(s);
+  const rv = parseRV(s.query.get('resourceVersion'));
+  if (rv !== undefined && rv > 0) await waitForRevision(s.rs.store, rv);
+  const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
+  const cur = await s.rs.read(ns, s.info.name);
+  if (!cur) throw errors.notFound(s.rs.target(s.info.name));
+  if (s.info.subresource === 'scale') {
+    respondObject(s, 200, toScale(s.type, cur.obj), n);
+    return;
+  }
+  respondObject(s, 200, served(s, cur.obj), n);
+}
+
+export async function handleList(s: RequestScope): Promise<void> {
+  const n = negotiateFor(s);
+  const opts = parseListOptions(s.query, s.type);
+  const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
+  const result = await listObjects(s.rs, ns, opts, s.cache);
+  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: result.resourceVersion };
+  if (result.continue) listMeta.continue = result.continue;
+  if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
+  let body: unknown;
+  if (n.representation === 'Table') {
+    body = toTable(result.items, s.type, { includeObject: includeObjectOf(s.query), metaGroup: n.metaGroup }, listMeta);
+  } else if (n.representation === 'PartialObjectMetadata') {
+    body = {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `${n.metaGroup}/v1`,
+      metadata: listMeta,
+      items: result.items.map((o) => toPartialObjectMetadata(o, n.metaGroup)),
+    };
+  } else {
+    body = {
+      kind: `${s.type.kind}List`,
+      apiVersion: s.apiVersion,
+      metadata: listMeta,
+      items: result.items.map((o: KubeObject) => served(s, o)),
+    };
+  }
+  writeObject(s.req, s.res, 200, body, n, { pretty: s.pretty, compression: s.gates.APIResponseCompression, warnings: s.warnings });
+}

@@ -1,0 +1,47 @@
+// Field validation (unknown/duplicate fields) and object validation (schema, metadata, strategy) for writes.
+import { errors } from '../../../api/status.js';
+import { validateObjectMeta } from '../../registry/meta-validation.js';
+import { builtinSchemas } from '../../registry/schema/registry.js';
+import { formatDecodeError, validateObject } from '../../registry/schema/validate.js';
+import type { FieldError, KubeObject, ResourceType } from '../../registry/types.js';
+import type { FieldValidation } from './decode.js';
+
+/**
+ * Checks the decoded body against the type's schema: unknown fields are pruned (and reported per
+ * fieldValidation), type errors end the request. Returns the warnings to send.
+ */
+export function checkFields(type: ResourceType, obj: KubeObject, level: FieldValidation, duplicates: string[]): string[] {
+  if (!type.schema) return [];
+  const { errors: errs, unknownFields, decodeError } = validateObject(obj, type.schema, builtinSchemas, { pruneUnknown: true });
+  const typeErrors = errs.filter((e) => e.type === 'FieldValueTypeInvalid');
+  // a wrong type is fatal whatever the validation level, and the unknown fields are not reported (spec, Errors)
+  if (decodeError !== undefined && !type.custom) throw errors.badRequest(formatDecodeError(type.kind, type.version, decodeError));
+  if (typeErrors.length > 0) {
+    throw errors.invalid(type.group, type.kind, String(obj.metadata?.name ?? ''), typeErrors);
+  }
+  const problems = [...duplicates.map((p) => `duplicate field "${p}"`), ...unknownFields.map((p) => `unknown field "${p}"`)];
+  if (problems.length === 0 || level === 'Ignore') return [];
+  if (level === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
+  return problems;
+}
+
+/** Semantic validation after defaulting: metadata, schema constraints, strategy rules. Throws 422. */
+export function validateForStore(type: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+  const errs: FieldError[] = validateObjectMeta(obj.metadata ?? {}, type.scope === 'Namespaced', type.strategy.nameValidation ?? 'subdomain');
+  if (type.schema) {
+    const r = validateObject(obj, type.schema, builtinSchemas, { pruneUnknown: false });
+    for (const e of r.errors) if (!e.field.startsWith('metadata.') || e.type !== 'FieldValueRequired') errs.push(e);
+  }
+  if (type.strategy.validate) errs.push(...type.strategy.validate(obj, old));
+  if (errs.length > 0) throw errors.invalid(type.group, type.kind, String(obj.metadata?.name ?? obj.metadata?.generateName ?? ''), dedupe(errs));
+}
+
+function dedupe(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const k = `${e.field}\u0000${e.detail}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,204 @@
+// watch: a chunked stream of events from the type's watch cache, with the spec's start semantics,
+// bookmarks, streaming lists (sendInitialEvents), timeouts and slow-consumer protection.
+import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
+import type { KubeObject } from '../../registry/types.js';
+import { cachedJson } from '../../watch/encode-cache.js';
+import type { CacheEvent, EventType, WatchCache } from '../../watch/watch-cache.js';
+import { encodeObject } from '../encode.js';
+import { contentTypeHeader, type Negotiated } from '../negotiate.js';
+import type { RequestScope } from '../scope.js';
+import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
+import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
+import { includeObjectOf, negotiateFor } from './output.js';
+
+export interface WatchSettings {
+  /** Interval between bookmarks when allowWatchBookmarks (upstream: 1 min). */
+  bookmarkIntervalMs: number;
+  /** Events buffered for one watcher before it counts as too slow and is closed. */
+  maxBuffered: number;
+}
+
+export const defaultWatchSettings: WatchSettings = { bookmarkIntervalMs: 60_000, maxBuffered: 1000 };
+
+type WireType = EventType | 'BOOKMARK' | 'ERROR';
+
+/** Encodes one watch event in the negotiated form. */
+export type WatchFrameEncoder = (type: WireType, object: unknown, n: Negotiated) => Buffer;
+
+const frameEncoders = new Map<string, WatchFrameEncoder>();
+export function registerWatchEncoder(encoding: string, enc: WatchFrameEncoder): void {
+  frameEncoders.set(encoding, enc);
+}
+
+export async function handleWatch(s: RequestScope, cache: WatchCache, settings: WatchSettings): Promise<void> {
+  const opts = parseWatchOptions(s.query, s.type);
+  const n = negotiateFor(s, { watch: true });
+  const includeObject = includeObjectOf(s.query);
+  const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
+  const prefix = s.rs.prefix(ns);
+  const rv = parseRV(opts.resourceVersion);
+  const upstreamSpelling = s.info.group.endsWith('.k8s.io') || n.metaGroup === 'meta.k8s.io' || n.mediaType.includes('kubernetes');
+
+  // Decide the start point before writing anything, so 410/504 still become plain HTTP errors.
+  let initial: KubeObject[] | undefined;
+  let startRev: number;
+  let initialEventsEnd = false;
+  if (opts.sendInitialEvents !== undefined) {
+    if (rv === undefined) await cache.waitConsistent();
+    else if (rv > 0) await cache.waitFresh(rv);
+    else await cache.start();
+    if (opts.sendInitialEvents) {
+      initial = snapshot(cache, prefix);
+      initialEventsEnd = true;
+    }
+    startRev = cache.revision;
+  } else if (rv === undefined) {
+    await cache.waitConsistent();
+    initial = snapshot(cache, prefix);
+    startRev = cache.revision;
+  } else if (rv === 0) {
+    await cache.start();
+    initial = snapshot(cache, prefix);
+    startRev = cache.revision;
+  } else {
+    await cache.start();
+    startRev = rv;
+  }
+
+  const res = s.res;
+  const matches = (o: KubeObject) => matchesSelectors(s.type, o, opts.labelSelector, opts.fieldSelector);
+  const filtered = !opts.labelSelector.empty || !opts.fieldSelector.empty;
+  let sentColumns = false;
+  let lastRev = startRev;
+
+  const encodeObj = (o: KubeObject): unknown => {
+    if (n.representation === 'PartialObjectMetadata') return toPartialObjectMetadata(o, n.metaGroup);
+    if (n.representation === 'Table') {
+      const table: Record<string, unknown> = {
+        kind: 'Table',
+        apiVersion: `${n.metaGroup}/v1`,
+        metadata: { resourceVersion: o.metadata?.resourceVersion },
+        columnDefinitions: sentColumns ? [] : columnDefinitions(s.type),
+        rows: [tableRow(o, s.type, { includeObject, metaGroup: n.metaGroup })],
+      };
+      sentColumns = true;
+      return table;
+    }
+    return o.apiVersion === s.apiVersion || o.kind !== s.type.kind ? o : { ...o, apiVersion: s.apiVersion };
+  };
+
+  const frame = (type: WireType, o: KubeObject, ev?: CacheEvent): Buffer => {
+    if (n.encoding === 'json' && n.representation === 'object') {
+      // encode once per object version and spelling; reused by every watcher
+      const body = cachedJson(o, s.apiVersion);
+      return Buffer.concat([Buffer.from(`{"type":"${type}","object":`), body, Buffer.from('}\n')]);
+    }
+    void ev;
+    const enc = frameEncoders.get(n.encoding);
+    if (enc) return enc(type, encodeObj(o), n);
+    return Buffer.concat([encodeObject({ type, object: encodeObj(o) }, 'json'), Buffer.alloc(0)]);
+  };
+
+  const bookmark = (rev: number, extraAnnotation = false): Buffer => {
+    const meta: Record<string, unknown> = { resourceVersion: String(rev) };
+    if (extraAnnotation) meta.annotations = { [upstreamSpelling ? INITIAL_EVENTS_END_ANNOTATION_UPSTREAM : INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    const obj = { kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta };
+    const enc = frameEncoders.get(n.encoding);
+    if (n.encoding !== 'json' && enc) return enc('BOOKMARK', obj, n);
+    return Buffer.from(JSON.stringify({ type: 'BOOKMARK', object: obj }) + '\n');
+  };
+
+  // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
+  const toFrame = (ev: CacheEvent): Buffer | undefined => {
+    lastRev = ev.revision;
+    if (!filtered) return frame(ev.type, ev.obj, ev);
+    const now = ev.type === 'DELETED' ? false : matches(ev.obj);
+    const before = ev.prevObj ? matches(ev.prevObj) : false;
+    if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj, ev) : undefined;
+    if (now && before) return frame('MODIFIED', ev.obj, ev);
+    if (now && !before) return frame('ADDED', ev.obj, ev);
+    if (!now && before) {
+      const gone = { ...ev.prevObj!, metadata: { ...ev.prevObj!.metadata, resourceVersion: String(ev.revision) } };
+      return frame('DELETED', gone);
+    }
+    return undefined;
+  };
+
+  res.writeHead(200, {
+    'Content-Type': contentTypeHeader(n, true),
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+    ...(s.warnings.length ? { Warning: s.warnings.map((w) => `299 - "${w}"`) } : {}),
+  });
+  res.flushHeaders();
+  const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));
+
+  let closed = false;
+  let buffered = 0;
+  const write = (b: Buffer | undefined): boolean => {
+    if (!b || closed) return true;
+    const ok = res.write(b);
+    if (!ok) buffered++;
+    return buffered <= settings.maxBuffered;
+  };
+  res.on('drain', () => (buffered = 0));
+
+  let unregister: () => void = () => {};
+  let timers: NodeJS.Timeout[] = [];
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    timers = [];
+    unregister();
+    if (!res.writableEnded) res.end();
+  };
+
+  if (initial) for (const o of initial) if (!filtered || matches(o)) write(frame('ADDED', o));
+  if (initialEventsEnd && opts.allowWatchBookmarks) write(bookmark(startRev, true));
+
+  try {
+    unregister = cache.watch(prefix, startRev, {
+      push: (ev) => ev.revision <= startRev || write(toFrame(ev)),
+      progress: (r) => (lastRev = r),
+      onClose: (reason) => {
+        if (reason === 'expired' && !closed) {
+          const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
+          res.write(JSON.stringify({ type: 'ERROR', object: status }) + '\n');
+        }
+        finish();
+      },
+    });
+  } catch (e) {
+    // too old: the stream has started, so the error travels as an ERROR event (as upstream)
+    const status = (e as { status?: unknown }).status ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(e), reason: 'InternalError', code: 500 };
+    const enc = frameEncoders.get(n.encoding);
+    res.write(n.encoding !== 'json' && enc ? enc('ERROR', status, n) : JSON.stringify({ type: 'ERROR', object: status }) + '\n');
+    finish();
+    await closedPromise;
+    return;
+  }
+
+  const timeoutMs = opts.timeoutSeconds !== undefined ? opts.timeoutSeconds * 1000 : (30 + Math.random() * 30) * 60_000;
+  if (opts.allowWatchBookmarks) {
+    const tick = () => {
+      if (closed) return;
+      write(bookmark(Math.max(lastRev, cache.revision)));
+      timers.push(setTimeout(tick, settings.bookmarkIntervalMs));
+    };
+    timers.push(setTimeout(tick, settings.bookmarkIntervalMs));
+  }
+  timers.push(
+    setTimeout(() => {
+      if (opts.allowWatchBookmarks) write(bookmark(Math.max(lastRev, cache.revision)));
+      finish();
+    }, timeoutMs),
+  );
+  s.signal.addEventListener('abort', finish, { once: true });
+  res.on('close', finish);
+  await closedPromise;
+}
+
+function snapshot(cache: WatchCache, prefix: string): KubeObject[] {
+  return cache.keysUnder(prefix).map((k) => cache.objects.get(k)!);
+}

@@ -1,0 +1,162 @@
+// create (POST), update (PUT), delete and deletecollection.
+import { errors } from '../../../api/status.js';
+import type { StoredObject } from '../../registry/resource-store.js';
+import type { KubeObject } from '../../registry/types.js';
+import type { AdmissionChain } from '../admission.js';
+import { readBody, bodyEssence } from '../body.js';
+import { bodyDecoders } from '../body-decoders.js';
+import type { RequestScope } from '../scope.js';
+import { checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
+import { respondObject } from './output.js';
+import { fromScale, isScale, toScale } from './scale.js';
+import { checkFields, validateForStore } from './validate.js';
+
+export interface WriteDeps {
+  admission: AdmissionChain;
+}
+
+export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<void> {
+  if (s.info.name) throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  const dryRun = dryRunOf(s.query);
+  const level = fieldValidationOf(s.query);
+  const { obj, duplicates } = await decodeObjectBody(s);
+  checkKind(s, obj);
+  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
+  const meta = (obj.metadata ??= {});
+  if (ns !== undefined && meta.namespace && meta.namespace !== ns)
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const created = await createObject(s, deps, obj, ns, dryRun);
+  respondObject(s, 201, served(s, created));
+}
+
+/** The create path shared by POST and create-on-PUT (and apply-create later). */
+export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeObject, ns: string | undefined, dryRun: boolean): Promise<KubeObject> {
+  const meta = (obj.metadata ??= {});
+  if (!meta.name && !meta.generateName)
+    throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
+  s.rs.prepareCreate(obj, ns);
+  s.type.strategy.defaults?.(obj);
+  const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user };
+  await deps.admission.admit(attrs);
+  const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
+  validateForStore(s.type, toValidate, undefined);
+  await deps.admission.validate(attrs);
+  return s.rs.create(obj, { dryRun });
+}
+
+export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<void> {
+  const dryRun = dryRunOf(s.query);
+  const level = fieldValidationOf(s.query);
+  const sub = s.info.subresource;
+  const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
+  const { obj, duplicates } = await decodeObjectBody(s);
+  if (sub === 'scale') {
+    await updateScale(s, deps, obj, ns, dryRun);
+    return;
+  }
+  checkKind(s, obj);
+  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  const meta = (obj.metadata ??= {});
+  if (meta.name !== undefined && meta.name !== s.info.name)
+    throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
+  if (ns !== undefined && meta.namespace !== undefined && meta.namespace !== ns)
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  meta.name = s.info.name;
+  const cur = await s.rs.read(ns, s.info.name);
+  if (!cur) {
+    if (sub || !s.type.strategy.allowCreateOnUpdate) throw errors.notFound(s.rs.target(s.info.name));
+    const created = await createObject(s, deps, obj, ns, dryRun);
+    respondObject(s, 201, served(s, created));
+    return;
+  }
+  const result = await updateObject(s, deps, obj, cur, sub, dryRun);
+  respondObject(s, 200, served(s, result));
+}
+
+/** The update path shared by PUT, PATCH and internal writers: conflict check, merge of server fields, validation, admission. */
+export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeObject, cur: StoredObject, sub: string, dryRun: boolean): Promise<KubeObject> {
+  const meta = (next.metadata ??= {});
+  const rv = meta.resourceVersion;
+  if (rv !== undefined && rv !== '' && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
+  if ((rv === undefined || rv === '') && s.type.strategy.requireResourceVersionOnUpdate)
+    throw errors.invalid(s.type.group, s.type.kind, s.info.name, [
+      { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' },
+    ]);
+  const errs = s.rs.prepareUpdate(next, cur.obj, sub);
+  if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
+  if (sub === '') s.type.strategy.defaults?.(next, cur.obj);
+  const attrs = {
+    operation: 'UPDATE' as const,
+    type: s.type,
+    namespace: cur.obj.metadata!.namespace ?? '',
+    name: s.info.name,
+    subresource: sub,
+    object: next,
+    oldObject: cur.obj,
+    dryRun,
+    user: s.user,
+  };
+  await deps.admission.admit(attrs);
+  validateForStore(s.type, next, cur.obj);
+  await deps.admission.validate(attrs);
+  const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
+  return obj;
+}
+
+async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, ns: string | undefined, dryRun: boolean): Promise<void> {
+  if (!isScale(body)) throw errors.badRequest('the body must be a Scale (autoscaling/v1)');
+  const cur = await s.rs.mustRead(ns, s.info.name);
+  const rv = body.metadata?.resourceVersion;
+  if (rv && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
+  const next = fromScale(s.type, structuredClone(cur.obj), body);
+  const updated = await updateObject(s, deps, next, cur, '', dryRun);
+  respondObject(s, 200, toScale(s.type, updated));
+}
+
+export interface DeleteOptionsBody {
+  dryRun?: string[];
+  gracePeriodSeconds?: number;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
+}
+
+/** DeleteOptions from the body (JSON/YAML) merged with query parameters. */
+export async function readDeleteOptions(s: RequestScope): Promise<DeleteOptionsBody & { dryRunAll: boolean }> {
+  const buf = await readBody(s.req);
+  let opts: DeleteOptionsBody = {};
+  if (buf.length > 0) {
+    const dec = bodyDecoders.get(bodyEssence(s.req.headers['content-type']));
+    if (!dec) throw errors.unsupportedMediaType(['application/json', 'application/yaml']);
+    const v = dec(buf).value;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw errors.badRequest('DeleteOptions must be an object');
+    opts = v as DeleteOptionsBody;
+  }
+  const q = s.query;
+  if (q.has('gracePeriodSeconds')) {
+    const n = Number(q.get('gracePeriodSeconds'));
+    if (!Number.isInteger(n)) throw errors.badRequest(`gracePeriodSeconds: Invalid value: "${q.get('gracePeriodSeconds')}": must be an integer`);
+    opts.gracePeriodSeconds = n;
+  }
+  if (q.has('orphanDependents')) opts.orphanDependents = q.get('orphanDependents') === 'true';
+  if (q.has('propagationPolicy')) opts.propagationPolicy = q.get('propagationPolicy') as DeleteOptionsBody['propagationPolicy'];
+  if (q.has('ignoreStoreReadErrorWithClusterBreakingPotential'))
+    opts.ignoreStoreReadErrorWithClusterBreakingPotential = q.get('ignoreStoreReadErrorWithClusterBreakingPotential') === 'true';
+  let dryRunAll = dryRunOf(q);
+  if (Array.isArray(opts.dryRun)) {
+    for (const v of opts.dryRun) if (v !== 'All') throw errors.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
+    dryRunAll ||= opts.dryRun.includes('All');
+  }
+  const pp = opts.propagationPolicy;
+  if (pp !== undefined && pp !== 'Orphan' && pp !== 'Background' && pp !== 'Foreground')
+    throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
+      { type: 'FieldValueNotSupported', field: 'propagationPolicy', detail: `Unsupported value: "${pp}": supported values: "Foreground", "Background", "Orphan"` },
+    ]);
+  if (pp !== undefined && opts.orphanDependents !== undefined)
+    throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
+      { type: 'FieldValueInvalid', field: 'propagationPolicy', detail: 'Invalid value: "' + pp + '": orphanDependents and deletionPropagation cannot be both set' },
+    ]);
+  return { ...opts, dryRunAll };
+}

@@ -1,0 +1,59 @@
+// CLI entry point: `periscope [flags]` (see --help).
+import { startServer } from './app.js';
+import { FlagError, flagsHelp, parseFlags } from './flags.js';
+import { ConfigLoadError, describeLoadedConfigs, loadServerConfigs } from '../config/load.js';
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`Usage: npm start -- [flags]\n\nFlags:\n${flagsHelp()}\n`);
+    return;
+  }
+  let flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`Error: ${e.message}\nRun with --help for the list of flags.\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  try {
+    const configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
+    for (const line of describeLoadedConfigs(configs)) process.stderr.write(`${line}\n`);
+  } catch (e) {
+    if (e instanceof ConfigLoadError) {
+      process.stderr.write(`Error: invalid configuration:\n${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  let server;
+  try {
+    server = await startServer(flags);
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`Periscope API server and explorer listening on ${server.url} (store: ${flags.store})\n`);
+  let stopping = false;
+  const stop = (sig: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    process.stderr.write(`${sig}: shutting down\n`);
+    server.close().then(
+      () => process.exit(0),
+      (e) => {
+        process.stderr.write(`shutdown failed: ${e}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  process.stderr.write(`fatal: ${e?.stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+// The built-in resource-type table: every kind served without a CRD.
+import { clusterTypes } from './builtin-cluster.js';
+import { coreTypes } from './builtin-core.js';
+import { workloadTypes } from './builtin-workloads.js';
+import { canonicalGroup } from './names.js';
+import type { ResourceType } from './types.js';
+
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes];
+
+/** A built-in type by group (either spelling), version and plural. */
+export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {
+  const g = canonicalGroup(group);
+  return builtinResourceTypes.find((t) => t.group === g && t.version === version && t.plural === plural);
+}

@@ -1,0 +1,63 @@
+// The one alias table between upstream spellings (*.k8s.io, kubernetes media types) and the
+// canonical `service` spellings we put on the wire. Both are accepted on input.
+// scripts/derive-schemas.mjs parses GROUP_ALIASES from this file: keep it a flat literal.
+
+/** upstream group -> canonical group */
+export const GROUP_ALIASES: Record<string, string> = {
+  'coordination.k8s.io': 'coordination.service.io',
+  'rbac.authorization.k8s.io': 'rbac.authorization.service.io',
+  'apiextensions.k8s.io': 'apiextensions.service.io',
+  'meta.k8s.io': 'meta.service.io',
+  'apidiscovery.k8s.io': 'apidiscovery.service.io',
+};
+
+const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(
+  Object.entries(GROUP_ALIASES).map(([up, canon]) => [canon, up]),
+);
+
+/** Canonical spelling of a group (identity for groups without an alias, e.g. 'policy', 'apps'). */
+export function canonicalGroup(group: string): string {
+  return GROUP_ALIASES[group] ?? group;
+}
+
+/** Upstream spelling of a group (identity for groups without an alias). */
+export function upstreamGroup(group: string): string {
+  return CANONICAL_TO_UPSTREAM[group] ?? group;
+}
+
+/** True when the group (either spelling) has two spellings. */
+export function isAliasGroup(group: string): boolean {
+  return group in GROUP_ALIASES || group in CANONICAL_TO_UPSTREAM;
+}
+
+/** Both spellings of a group, canonical first (one entry for groups without an alias). */
+export function groupSpellings(group: string): string[] {
+  const canon = canonicalGroup(group);
+  const up = upstreamGroup(canon);
+  return up === canon ? [canon] : [canon, up];
+}
+
+/** Canonical apiVersion string for a group/version ('v1' for core). */
+export function canonicalApiVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion;
+  return `${canonicalGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
+}
+
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.service.protobuf';
+export const PROTOBUF_MEDIA_TYPE_UPSTREAM = 'application/vnd.kubernetes.protobuf';
+
+/** Canonical spelling of a media type (parameters are kept). */
+export function canonicalMediaType(mediaType: string): string {
+  return mediaType.startsWith(PROTOBUF_MEDIA_TYPE_UPSTREAM)
+    ? PROTOBUF_MEDIA_TYPE + mediaType.slice(PROTOBUF_MEDIA_TYPE_UPSTREAM.length)
+    : mediaType;
+}
+
+export const INITIAL_EVENTS_END_ANNOTATION = 'service.io/initial-events-end';
+export const INITIAL_EVENTS_END_ANNOTATION_UPSTREAM = 'k8s.io/initial-events-end';
+
+/** Canonical spelling of an annotation key with an upstream alias. */
+export function canonicalAnnotation(key: string): string {
+  return key === INITIAL_EVENTS_END_ANNOTATION_UPSTREAM ? INITIAL_EVENTS_END_ANNOTATION : key;
+}

@@ -1,0 +1,279 @@
+// Object semantics on top of the revisioned store for one resource type:
+// identity and timestamps, generation, resourceVersion, CAS updates, status handling, two-phase delete.
+import { randomUUID } from 'node:crypto';
+import { errors, StatusError, type Target } from '../../api/status.js';
+import { StoreError, type KeyValue, type RevisionedStore } from '../storage/types.js';
+import { collectionPrefix, objectKey, typePrefix } from './keys.js';
+import type { FieldError, KubeObject, ObjectMeta, ResourceType } from './types.js';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** A decoded object with the store revision it was read at. */
+export interface StoredObject {
+  obj: KubeObject;
+  modRevision: number;
+  key: string;
+}
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Stored bytes never carry resourceVersion: it is the key's modRevision, set on read. */
+export function encodeForStorage(obj: KubeObject): Uint8Array {
+  const meta = obj.metadata;
+  if (meta && meta.resourceVersion !== undefined) {
+    const { resourceVersion: _rv, ...rest } = meta;
+    return textEncoder.encode(JSON.stringify({ ...obj, metadata: rest }));
+  }
+  return textEncoder.encode(JSON.stringify(obj));
+}
+
+export function decodeFromStorage(kv: KeyValue): KubeObject {
+  let obj: KubeObject;
+  try {
+    obj = JSON.parse(textDecoder.decode(kv.value)) as KubeObject;
+  } catch (e) {
+    throw new StoreError('Corrupt', `failed to decode stored object: ${(e as Error).message}`, undefined, kv.key);
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    throw new StoreError('Corrupt', 'stored object is not a JSON object', undefined, kv.key);
+  obj.metadata = obj.metadata ?? {};
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+export function generateNameSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += GENERATE_CHARS[Math.floor(Math.random() * GENERATE_CHARS.length)];
+  return s;
+}
+
+/** Everything except metadata and status: a change here bumps metadata.generation. */
+function specPart(obj: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+export type Validator = (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+
+export class ResourceStore {
+  constructor(
+    readonly type: ResourceType,
+    readonly store: RevisionedStore,
+  ) {}
+
+  target(name?: string): Target {
+    return { group: this.type.group, resource: this.type.plural, name };
+  }
+
+  key(namespace: string | undefined, name: string): string {
+    return objectKey(this.type, namespace, name);
+  }
+
+  prefix(namespace?: string): string {
+    return collectionPrefix(this.type, namespace);
+  }
+
+  /** Key relative to the type prefix (continue tokens carry this). */
+  relativeKey(key: string): string {
+    return key.slice(typePrefix(this.type).length);
+  }
+
+  hasStatus(): boolean {
+    return this.type.subresources.some((s) => s.name === 'status');
+  }
+
+  async read(namespace: string | undefined, name: string, revision?: number): Promise<StoredObject | undefined> {
+    const key = this.key(namespace, name);
+    const res = await this.store.get(key, revision);
+    if (!res.kv) return undefined;
+    return { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+  }
+
+  async mustRead(namespace: string | undefined, name: string): Promise<StoredObject> {
+    const cur = await this.read(namespace, name);
+    if (!cur) throw errors.notFound(this.target(name));
+    return cur;
+  }
+
+  /** Fills server-owned metadata for a new object. Mutates obj. */
+  prepareCreate(obj: KubeObject, namespace: string | undefined): void {
+    const meta: ObjectMeta = (obj.metadata ??= {});
+    if (this.type.scope === 'Namespaced') meta.namespace = namespace;
+    else delete meta.namespace;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTimestamp();
+    meta.generation = 1;
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
+  }
+
+  /** Stores a prepared, validated object. Resolves generateName with retries on collision. */
+  async create(obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const meta = obj.metadata!;
+    const generate = !meta.name && !!meta.generateName;
+    for (let attempt = 0; ; attempt++) {
+      if (generate) meta.name = `${meta.generateName}${generateNameSuffix()}`;
+      const key = this.key(meta.namespace, meta.name!);
+      if (opts.dryRun) {
+        const existing = await this.store.get(key);
+        if (existing.kv) {
+          if (generate && attempt < 8) continue;
+          throw errors.alreadyExists(this.target(meta.name));
+        }
+        return obj;
+      }
+      try {
+        const kv = await this.store.create(key, encodeForStorage(obj));
+        meta.resourceVersion = String(kv.modRevision);
+        return obj;
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'KeyExists') {
+          if (generate && attempt < 8) continue;
+          throw errors.alreadyExists(this.target(meta.name));
+        }
+        throw mapStoreError(e, this.target(meta.name));
+      }
+    }
+  }
+
+  /**
+   * Merges server-owned fields of `old` into `next` for an update of the main resource or a sub-resource,
+   * checks immutables and finalizer rules, and bumps generation. Returns field errors (422) if any.
+   */
+  prepareUpdate(next: KubeObject, old: KubeObject, subresource: string): FieldError[] {
+    const errs: FieldError[] = [];
+    const om = old.metadata!;
+    if (subresource === 'status') {
+      // only status changes through /status
+      const status = next.status;
+      for (const k of Object.keys(next)) delete next[k];
+      Object.assign(next, structuredClone(old));
+      if (status === undefined) delete next.status;
+      else next.status = status;
+      delete next.metadata!.resourceVersion;
+    } else if (this.hasStatus()) {
+      if (old.status === undefined) delete next.status;
+      else next.status = old.status;
+    }
+    const nm: ObjectMeta = (next.metadata ??= {});
+    if (nm.uid !== undefined && nm.uid !== om.uid)
+      errs.push({ type: 'FieldValueInvalid', field: 'metadata.uid', detail: `Invalid value: ${JSON.stringify(nm.uid)}: field is immutable` });
+    nm.uid = om.uid;
+    nm.creationTimestamp = om.creationTimestamp;
+    nm.name = om.name;
+    if (this.type.scope === 'Namespaced') nm.namespace = om.namespace;
+    if (om.deletionTimestamp) {
+      nm.deletionTimestamp = om.deletionTimestamp;
+      if (om.deletionGracePeriodSeconds !== undefined) nm.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+      const before = new Set(om.finalizers ?? []);
+      const added = (nm.finalizers ?? []).filter((f) => !before.has(f));
+      if (added.length > 0)
+        errs.push({
+          type: 'FieldValueForbidden',
+          field: 'metadata.finalizers',
+          detail: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+        });
+    } else {
+      delete nm.deletionTimestamp;
+      delete nm.deletionGracePeriodSeconds;
+    }
+    nm.generation = om.generation ?? 1;
+    if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+    return errs;
+  }
+
+  /**
+   * Writes `next` over the stored revision `modRevision`. A no-op write returns the old object unchanged.
+   * An object in deletion whose last finalizer goes away is removed instead.
+   */
+  async update(key: string, next: KubeObject, old: StoredObject, opts: WriteOptions): Promise<{ obj: KubeObject; deleted: boolean }> {
+    delete next.metadata!.resourceVersion;
+    const bytes = encodeForStorage(next);
+    const oldBytes = encodeForStorage(old.obj);
+    if (bytesEqual(bytes, oldBytes)) return { obj: old.obj, deleted: false };
+    const finalizing = !!next.metadata!.deletionTimestamp && (next.metadata!.finalizers ?? []).length === 0;
+    if (opts.dryRun) {
+      next.metadata!.resourceVersion = old.obj.metadata!.resourceVersion;
+      return { obj: next, deleted: finalizing };
+    }
+    try {
+      if (finalizing) {
+        const kv = await this.store.delete(key, old.modRevision);
+        next.metadata!.resourceVersion = String(kv.modRevision);
+        return { obj: next, deleted: true };
+      }
+      const kv = await this.store.update(key, bytes, old.modRevision);
+      next.metadata!.resourceVersion = String(kv.modRevision);
+      return { obj: next, deleted: false };
+    } catch (e) {
+      throw mapStoreError(e, this.target(next.metadata!.name));
+    }
+  }
+
+  /** Removes the object now (CAS on the revision read). */
+  async remove(cur: StoredObject, opts: WriteOptions): Promise<KubeObject> {
+    if (opts.dryRun) return cur.obj;
+    try {
+      const kv = await this.store.delete(cur.key, cur.modRevision);
+      cur.obj.metadata!.resourceVersion = String(kv.modRevision);
+      return cur.obj;
+    } catch (e) {
+      throw mapStoreError(e, this.target(cur.obj.metadata?.name));
+    }
+  }
+
+  checkPreconditions(cur: KubeObject, pre: Preconditions | undefined): void {
+    if (!pre) return;
+    const name = cur.metadata?.name;
+    if (pre.uid !== undefined && pre.uid !== null && pre.uid !== cur.metadata?.uid)
+      throw errors.conflict(this.target(name), `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata?.uid ?? ''}`);
+    if (pre.resourceVersion !== undefined && pre.resourceVersion !== null && pre.resourceVersion !== cur.metadata?.resourceVersion)
+      throw errors.conflict(
+        this.target(name),
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata?.resourceVersion ?? ''}`,
+      );
+  }
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Maps storage failures to upstream Status errors. */
+export function mapStoreError(e: unknown, t: Target): unknown {
+  if (e instanceof StatusError) return e;
+  if (!(e instanceof StoreError)) return e;
+  switch (e.code) {
+    case 'Conflict':
+      return errors.conflict(t);
+    case 'KeyNotFound':
+      return errors.notFound(t);
+    case 'KeyExists':
+      return errors.alreadyExists(t);
+    case 'Compacted':
+      return errors.expired('The resourceVersion for the provided list is too old.');
+    case 'Unavailable':
+      return errors.unavailable(`storage is unavailable: ${e.message}`);
+    case 'Corrupt':
+      return errors.internal(`object "${t.name ?? e.key ?? ''}" (${t.resource}) is corrupt: ${e.message}`);
+    default:
+      return errors.internal(e.message);
+  }
+}

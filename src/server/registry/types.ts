@@ -1,0 +1,119 @@
+// Declarative resource-type definitions. Built-in kinds and CRDs use the same shape.
+import type { SchemaNode } from './schema/types.js';
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  priority?: number;
+  /** Cell value for an object (kubectl-like printers for built-ins; JSONPath for CRDs). */
+  cell(obj: KubeObject): unknown;
+}
+
+export interface SubresourceDef {
+  name: 'status' | 'scale' | string;
+  /** Kind served by the sub-resource (Scale for scale, the parent kind for status). */
+  kind: string;
+  group?: string;
+  version?: string;
+  verbs: Verb[];
+  /** scale: JSON paths (CRD style, e.g. `.spec.replicas`) of the replica fields and the label selector. */
+  specReplicasPath?: string;
+  statusReplicasPath?: string;
+  labelSelectorPath?: string;
+}
+
+/** A JSON object as stored and served (apiVersion, kind, metadata, ...). */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [k: string]: unknown;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+  [k: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** A field error as upstream's field.Error: reason FieldValueRequired|FieldValueInvalid|... */
+export interface FieldError {
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
+  /** Dotted path with [i] indices, e.g. spec.containers[0].image */
+  field: string;
+  /** Human detail, e.g. `Required value`, `Invalid value: "x": must be ...` */
+  detail: string;
+  badValue?: unknown;
+}
+
+export interface Strategy {
+  /** Fill defaults on create and update (mutates obj); old is the stored object on update. */
+  defaults?(obj: KubeObject, old?: KubeObject): void;
+  /** Extra semantic validation beyond the schema. */
+  validate?(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** Name validation: 'subdomain' (default) or 'label' (DNS-1123 label), or 'path' (path segment only). */
+  nameValidation?: 'subdomain' | 'label' | 'path';
+  /** Keep a client-supplied status on create (default: types with a status sub-resource drop it). */
+  keepStatusOnCreate?: boolean;
+  /** Whether PUT on a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** Whether a PUT must carry metadata.resourceVersion. */
+  requireResourceVersionOnUpdate?: boolean;
+  /** Selectable fields beyond metadata.name/metadata.namespace (field selector support). */
+  fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
+}
+
+export interface ResourceType {
+  /** Canonical group ('' for core), e.g. 'apps', 'rbac.authorization.service.io'. */
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  scope: Scope;
+  verbs: Verb[];
+  subresources: SubresourceDef[];
+  /** Root schema of the kind (undefined = accept anything, keep unknown fields). */
+  schema?: SchemaNode;
+  /** OpenAPI definition name of the kind's schema (e.g. io.k8s.api.apps.v1.Deployment, com.example.stable.v1.CronTab). */
+  schemaRef?: string;
+  /** Table columns beyond Name (Name is always first); undefined = default Name + Created At. */
+  columns?: TableColumn[];
+  strategy: Strategy;
+  /** True for kinds defined by a CustomResourceDefinition. */
+  custom: boolean;
+  /** For CRDs: the storage version name (objects are stored in it). */
+  storageVersion?: string;
+  /** Whether this version is the preferred/served one (CRDs can have several). */
+  served: boolean;
+}

@@ -1,0 +1,145 @@
+// Wraps a store so values pass through a ValueTransformer (encryption at rest):
+// toStorage on the way in, fromStorage on the way out, for reads and watches.
+//
+// A value that cannot be transformed back surfaces as StoreError('Corrupt')
+// carrying the key, except where failing would hide a change that already
+// happened: a delete (the returned kv and delete events) and the prevKv of an
+// event then carry an empty value instead, so a corrupt object can still be
+// removed and watchers still learn it is gone.
+//
+// `inner` is the raw store: tests write undecodable bytes through it.
+import {
+  StoreError,
+  type GetResult,
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type RevisionedStore,
+  type StoreEvent,
+  type StoreWatch,
+  type ValueTransformer,
+  type WatchHandlers,
+} from './types.js';
+
+const EMPTY = new Uint8Array(0);
+
+export class TransformingStore implements RevisionedStore {
+  constructor(
+    readonly inner: RevisionedStore,
+    readonly transformer?: ValueTransformer,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  open(): Promise<void> {
+    return this.inner.open();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  async create(key: string, value: Uint8Array): Promise<KeyValue> {
+    if (!this.transformer) return this.inner.create(key, value);
+    const kv = await this.inner.create(key, await this.transformer.toStorage(key, value));
+    return { ...kv, value };
+  }
+
+  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+    if (!this.transformer) return this.inner.update(key, value, expectedModRevision);
+    const kv = await this.inner.update(key, await this.transformer.toStorage(key, value), expectedModRevision);
+    return { ...kv, value };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    const kv = await this.inner.delete(key, expectedModRevision);
+    return this.decodeLenient(kv);
+  }
+
+  async get(key: string, revision?: number): Promise<GetResult> {
+    const result = await this.inner.get(key, revision);
+    if (!this.transformer || !result.kv) return result;
+    return { ...result, kv: await this.decode(result.kv) };
+  }
+
+  async range(opts: RangeOptions): Promise<RangeResult> {
+    const result = await this.inner.range(opts);
+    if (!this.transformer) return result;
+    const kvs: KeyValue[] = new Array(result.kvs.length);
+    for (let i = 0; i < kvs.length; i++) kvs[i] = await this.decode(result.kvs[i]);
+    return { ...result, kvs };
+  }
+
+  currentRevision(): Promise<number> {
+    return this.inner.currentRevision();
+  }
+
+  compactedRevision(): Promise<number> {
+    return this.inner.compactedRevision();
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.inner.compact(revision);
+  }
+
+  watch(prefix: string, afterRevision: number, handlers: WatchHandlers): StoreWatch {
+    if (!this.transformer) return this.inner.watch(prefix, afterRevision, handlers);
+    let failed = false;
+    const watch = this.inner.watch(prefix, afterRevision, {
+      // Returning the promise makes the store wait, which keeps batches in order.
+      onEvents: async (events) => {
+        if (failed) return;
+        const out: StoreEvent[] = new Array(events.length);
+        for (let i = 0; i < events.length; i++) {
+          try {
+            out[i] = await this.decodeEvent(events[i]);
+          } catch (err) {
+            failed = true;
+            watch.stop();
+            // Events before the corrupt one are still delivered, in order.
+            if (i > 0) await handlers.onEvents(out.slice(0, i));
+            handlers.onError(asCorrupt(err, events[i].kv.key));
+            return;
+          }
+        }
+        await handlers.onEvents(out);
+      },
+      onError: (err) => handlers.onError(err),
+      onProgress: handlers.onProgress && ((rev) => handlers.onProgress!(rev)),
+    });
+    return watch;
+  }
+
+  private async decode(kv: KeyValue): Promise<KeyValue> {
+    try {
+      return { ...kv, value: await this.transformer!.fromStorage(kv.key, kv.value) };
+    } catch (err) {
+      throw asCorrupt(err, kv.key);
+    }
+  }
+
+  private async decodeLenient(kv: KeyValue): Promise<KeyValue> {
+    if (!this.transformer) return kv;
+    try {
+      return await this.decode(kv);
+    } catch {
+      return { ...kv, value: EMPTY };
+    }
+  }
+
+  private async decodeEvent(event: StoreEvent): Promise<StoreEvent> {
+    const prevKv = event.prevKv && (await this.decodeLenient(event.prevKv));
+    const kv = event.type === 'delete' ? await this.decodeLenient(event.kv) : await this.decode(event.kv);
+    return { ...event, kv, prevKv };
+  }
+}
+
+function asCorrupt(err: unknown, key: string): StoreError {
+  if (err instanceof StoreError && err.code === 'Corrupt') {
+    return err.key === undefined ? new StoreError('Corrupt', err.message, err.revision, key) : err;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new StoreError('Corrupt', `cannot read stored value of ${key}: ${message}`, undefined, key);
+}

@@ -1,0 +1,151 @@
+// In-process watch fan-out shared by the backends.
+//
+// Each watcher is a cursor into the store's event log rather than a queue:
+// it reads the next batch of events after its last delivered revision, so a
+// slow watcher only falls behind (costing no memory) and never holds up
+// writers or other watchers. Replay from a past revision and live delivery
+// are the same code path, which is what keeps races between them impossible.
+import { compactedError, unavailableError } from './errors.js';
+import { StoreError, type StoreEvent, type StoreWatch, type WatchHandlers } from './types.js';
+
+export interface EventBatch {
+  /** Events under the prefix, revision > after, in revision order. */
+  events: StoreEvent[];
+  /** Every event up to this revision has been scanned (>= last event revision). */
+  upTo: number;
+}
+
+export interface EventLog {
+  /** Committed events after `after` under prefix (at most limit). Throws StoreError('Compacted'). */
+  readEvents(prefix: string, after: number, limit: number): EventBatch | Promise<EventBatch>;
+  compactedRevision(): number;
+}
+
+/** Events handed to one onEvents call at most. */
+const BATCH_LIMIT = 1000;
+
+interface Watcher {
+  prefix: string;
+  /** Last revision scanned for this watcher (delivered or skipped). */
+  cursor: number;
+  lastDelivered: number;
+  handlers: WatchHandlers;
+  running: boolean;
+  stopped: boolean;
+}
+
+export class WatchHub {
+  private readonly watchers = new Set<Watcher>();
+  private head: number;
+  private pumpScheduled = false;
+
+  constructor(
+    private readonly log: EventLog,
+    head: number,
+  ) {
+    this.head = head;
+  }
+
+  /** Number of active watchers (for tests and metrics). */
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  /** Called after a commit: events up to revision are readable from the log. */
+  advance(revision: number): void {
+    if (revision <= this.head) return;
+    this.head = revision;
+    this.schedule();
+  }
+
+  watch(prefix: string, afterRevision: number, handlers: WatchHandlers): StoreWatch {
+    if (!Number.isSafeInteger(afterRevision) || afterRevision < 0) {
+      throw new RangeError(`invalid watch revision ${afterRevision}`);
+    }
+    const w: Watcher = {
+      prefix,
+      cursor: afterRevision,
+      lastDelivered: afterRevision,
+      handlers,
+      running: false,
+      stopped: false,
+    };
+    const compacted = this.log.compactedRevision();
+    if (afterRevision < compacted) {
+      // Errors are delivered asynchronously like events.
+      setImmediate(() => this.fail(w, compactedError(compacted)));
+      return { stop: () => void (w.stopped = true) };
+    }
+    this.watchers.add(w);
+    this.schedule();
+    return {
+      stop: () => {
+        w.stopped = true;
+        this.watchers.delete(w);
+      },
+    };
+  }
+
+  /** Ends every watch with err (store closing). */
+  closeAll(err: StoreError = unavailableError('store closed')): void {
+    for (const w of [...this.watchers]) this.fail(w, err);
+  }
+
+  private schedule(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      for (const w of this.watchers) {
+        if (!w.running && w.cursor < this.head) void this.pump(w);
+      }
+    });
+  }
+
+  private async pump(w: Watcher): Promise<void> {
+    w.running = true;
+    try {
+      while (!w.stopped && w.cursor < this.head) {
+        const compacted = this.log.compactedRevision();
+        if (w.cursor < compacted) throw compactedError(compacted);
+        const batch = await this.log.readEvents(w.prefix, w.cursor, BATCH_LIMIT);
+        if (w.stopped) return;
+        if (batch.events.length > 0) {
+          const delivered = w.handlers.onEvents(batch.events);
+          if (delivered && typeof (delivered as Promise<void>).then === 'function') await delivered;
+          w.lastDelivered = batch.events[batch.events.length - 1].revision;
+        }
+        w.cursor = Math.max(w.cursor, batch.upTo);
+        // Let writers and other watchers run between batches.
+        if (w.cursor < this.head) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      if (!w.stopped && w.lastDelivered < w.cursor && w.handlers.onProgress) {
+        w.lastDelivered = w.cursor;
+        w.handlers.onProgress(w.cursor);
+      }
+    } catch (err) {
+      this.fail(w, toStoreError(err));
+    } finally {
+      w.running = false;
+    }
+    // A write may have landed while the last handler call was running.
+    if (!w.stopped && w.cursor < this.head) this.schedule();
+  }
+
+  private fail(w: Watcher, err: StoreError): void {
+    if (w.stopped) return;
+    w.stopped = true;
+    this.watchers.delete(w);
+    try {
+      w.handlers.onError(err);
+    } catch {
+      // A throwing onError has nowhere left to report to.
+    }
+  }
+}
+
+function toStoreError(err: unknown): StoreError {
+  if (err instanceof StoreError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return unavailableError(`watch failed: ${message}`);
+}

@@ -1,0 +1,315 @@
+// A per-type cache fed by one store watch: the current objects, a bounded event history,
+// and the fan-out of changes to every API watcher of the type.
+import { errors } from '../../api/status.js';
+import { decodeFromStorage } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import { StoreError, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One change, shared (read-only) by every watcher; encodings of it are cached on it. */
+export interface CacheEvent {
+  type: EventType;
+  key: string;
+  obj: KubeObject;
+  prevObj?: KubeObject;
+  revision: number;
+  /** Encoded forms keyed by encoder identity (encode once, write to many). */
+  encoded?: Map<string, Buffer>;
+}
+
+export interface CacheWatcherSink {
+  /** Returns false when the watcher cannot keep up (it is then removed and `onClose` follows). */
+  push(ev: CacheEvent): boolean;
+  /** The cache advanced to `revision` (progress; used for bookmarks). */
+  progress?(revision: number): void;
+  onClose(reason: 'slow' | 'expired' | 'stopped'): void;
+}
+
+export interface CacheOptions {
+  /** History kept at least this long (upstream: 75s). */
+  historyMs?: number;
+  /** Hard cap on retained events. */
+  maxHistory?: number;
+  log?: (l: string) => void;
+}
+
+interface Registered {
+  prefix: string;
+  sink: CacheWatcherSink;
+}
+
+export class WatchCache {
+  /** key → current object (decoded once, shared read-only). */
+  readonly objects = new Map<string, KubeObject>();
+  private sortedKeys: string[] | undefined;
+  private history: { ev: CacheEvent; at: number }[] = [];
+  /** Events with revision <= historyFloor are not in history. */
+  private historyFloor = 0;
+  private rev = 0;
+  private watchers = new Set<Registered>();
+  private storeWatch?: StoreWatch;
+  private waiters: { rev: number; resolve: () => void }[] = [];
+  private started?: Promise<void>;
+  private stopped = false;
+  private readonly historyMs: number;
+  private readonly maxHistory: number;
+
+  constructor(
+    readonly prefix: string,
+    private store: RevisionedStore,
+    private opts: CacheOptions = {},
+  ) {
+    this.historyMs = opts.historyMs ?? 75_000;
+    this.maxHistory = opts.maxHistory ?? 100 * 1024;
+  }
+
+  /** Revision up to which every change of this type has been applied. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** Oldest revision a watch may start from (events after it are all retained). */
+  get oldestWatchable(): number {
+    return this.historyFloor;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  start(): Promise<void> {
+    this.started ??= this.load();
+    return this.started;
+  }
+
+  private async load(): Promise<void> {
+    this.objects.clear();
+    this.sortedKeys = undefined;
+    let startKey: string | undefined;
+    let revision: number | undefined;
+    for (;;) {
+      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision });
+      revision = page.revision;
+      for (const kv of page.kvs) {
+        try {
+          this.objects.set(kv.key, decodeFromStorage(kv));
+        } catch {
+          // corrupt objects are not cached; direct reads report them
+        }
+      }
+      if (!page.more) break;
+      startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+    }
+    this.rev = revision!;
+    this.historyFloor = revision!;
+    this.history = [];
+    this.storeWatch = this.store.watch(this.prefix, revision!, {
+      onEvents: (evs) => this.apply(evs),
+      onProgress: (r) => this.advance(r),
+      onError: (err) => this.restart(err),
+    });
+  }
+
+  private restart(err: StoreError): void {
+    if (this.stopped) return;
+    this.opts.log?.(`watch cache ${this.prefix}: store watch ended (${err.code}: ${err.message}); reloading`);
+    // every API watcher must relist: their history is gone
+    for (const w of [...this.watchers]) this.drop(w, 'expired');
+    this.started = undefined;
+    setTimeout(() => {
+      if (!this.stopped) void this.start().catch((e) => this.opts.log?.(`watch cache ${this.prefix}: reload failed: ${e}`));
+    }, 200).unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.storeWatch?.stop();
+    for (const w of [...this.watchers]) this.drop(w, 'stopped');
+    for (const w of this.waiters) w.resolve();
+    this.waiters = [];
+  }
+
+  private apply(evs: StoreEvent[]): void {
+    const now = Date.now();
+    for (const se of evs) {
+      let ev: CacheEvent;
+      const prev = this.objects.get(se.kv.key);
+      try {
+        if (se.type === 'delete') {
+          const last = decodeFromStorage(se.kv);
+          this.objects.delete(se.kv.key);
+          this.sortedKeys = undefined;
+          ev = { type: 'DELETED', key: se.kv.key, obj: last, prevObj: prev, revision: se.revision };
+        } else {
+          const obj = decodeFromStorage(se.kv);
+          if (!prev) this.sortedKeys = undefined;
+          this.objects.set(se.kv.key, obj);
+          ev = { type: prev ? 'MODIFIED' : 'ADDED', key: se.kv.key, obj, prevObj: prev, revision: se.revision };
+        }
+      } catch {
+        this.objects.delete(se.kv.key);
+        this.sortedKeys = undefined;
+        this.rev = se.revision;
+        continue;
+      }
+      this.rev = se.revision;
+      this.history.push({ ev, at: now });
+      for (const w of this.watchers) {
+        if (!ev.key.startsWith(w.prefix)) continue;
+        if (!w.sink.push(ev)) this.drop(w, 'slow');
+      }
+    }
+    this.trim(now);
+    this.wake();
+  }
+
+  private advance(r: number): void {
+    if (r <= this.rev) return;
+    this.rev = r;
+    for (const w of this.watchers) w.sink.progress?.(r);
+    this.wake();
+  }
+
+  private trim(now: number): void {
+    let cut = 0;
+    while (cut < this.history.length && (this.history.length - cut > this.maxHistory || now - this.history[cut]!.at > this.historyMs)) cut++;
+    if (cut > 0) {
+      this.historyFloor = this.history[cut - 1]!.ev.revision;
+      this.history = this.history.slice(cut);
+    }
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.rev <= this.rev ? w.resolve() : still.push(w));
+    this.waiters = still;
+  }
+
+  /** Resolves once the cache has applied everything up to `rev`; 504 "Too large resource version" after the timeout. */
+  async waitFresh(rev: number, timeoutMs = 3000): Promise<void> {
+    await this.start();
+    if (this.rev >= rev) return;
+    await new Promise<void>((resolve, reject) => {
+      const entry = { rev, resolve: () => (clearTimeout(t), resolve()) };
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== entry);
+        reject(
+          errors.timeout(`Too large resource version: ${rev}, current: ${this.rev}`, 1, [
+            { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+          ]),
+        );
+      }, timeoutMs);
+      this.waiters.push(entry);
+    });
+  }
+
+  /** Waits until the cache holds everything the store had when called (consistent read from cache). */
+  async waitConsistent(timeoutMs = 3000): Promise<void> {
+    await this.start();
+    const current = await this.store.currentRevision();
+    await this.waitFresh(current, timeoutMs);
+  }
+
+  /** Keys under a prefix in key order (sorted lazily, reused until the key set changes). */
+  keysUnder(prefix: string): string[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (prefix === this.prefix) return this.sortedKeys;
+    const keys = this.sortedKeys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) out.push(keys[i]!);
+    return out;
+  }
+
+  /**
+   * Registers a watcher for changes under `prefix` after `fromRevision`, replaying retained history first.
+   * Must be called synchronously after reading any snapshot it should continue from.
+   */
+  watch(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
+    if (fromRevision < this.historyFloor) return this.watchFromStore(prefix, fromRevision, sink);
+    const reg: Registered = { prefix, sink };
+    for (const { ev } of this.history) {
+      if (ev.revision <= fromRevision || !ev.key.startsWith(prefix)) continue;
+      if (!sink.push(ev)) {
+        sink.onClose('slow');
+        return () => {};
+      }
+    }
+    this.watchers.add(reg);
+    return () => {
+      if (this.watchers.delete(reg)) sink.onClose('stopped');
+    };
+  }
+
+  /**
+   * A start older than the cache's history is served by a store watch of its own (the store keeps
+   * history until compaction); a compacted start ends it with 'expired' (410).
+   */
+  private watchFromStore(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
+    let done = false;
+    const close = (reason: 'slow' | 'expired' | 'stopped') => {
+      if (done) return;
+      done = true;
+      w.stop();
+      sink.onClose(reason);
+    };
+    const w = this.store.watch(prefix, fromRevision, {
+      onEvents: (evs) => {
+        for (const se of evs) {
+          if (done) return;
+          let ev: CacheEvent;
+          try {
+            const obj = decodeFromStorage(se.kv);
+            const prevObj = se.prevKv ? decodeFromStorage(se.prevKv) : undefined;
+            const type: EventType = se.type === 'delete' ? 'DELETED' : se.kv.createRevision === se.kv.modRevision ? 'ADDED' : 'MODIFIED';
+            ev = { type, key: se.kv.key, obj, prevObj, revision: se.revision };
+          } catch {
+            continue;
+          }
+          if (!sink.push(ev)) return close('slow');
+        }
+      },
+      onProgress: (r) => sink.progress?.(r),
+      onError: (err) => close(err.code === 'Compacted' ? 'expired' : 'stopped'),
+    });
+    return () => close('stopped');
+  }
+
+  private drop(w: Registered, reason: 'slow' | 'expired' | 'stopped'): void {
+    if (this.watchers.delete(w)) w.sink.onClose(reason);
+  }
+}
+
+/** One cache per type prefix, started on first use. */
+export class WatchCacheSet {
+  private caches = new Map<string, WatchCache>();
+  constructor(
+    private store: RevisionedStore,
+    private opts: CacheOptions = {},
+  ) {}
+
+  get(prefix: string): WatchCache {
+    let c = this.caches.get(prefix);
+    if (!c) this.caches.set(prefix, (c = new WatchCache(prefix, this.store, this.opts)));
+    return c;
+  }
+
+  /** Drops a type's cache (CRD removed). */
+  remove(prefix: string): void {
+    this.caches.get(prefix)?.stop();
+    this.caches.delete(prefix);
+  }
+
+  stopAll(): void {
+    for (const c of this.caches.values()) c.stop();
+    this.caches.clear();
+  }
+}

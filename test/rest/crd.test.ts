@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiServer } from '../../src/server/app.js';
+import { client, testServer } from '../helpers/server.js';
+
+let server: ApiServer;
+let api: ReturnType<typeof client>;
+beforeAll(async () => {
+  server = await testServer();
+  api = client(server.url);
+  await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+});
+afterAll(() => server.close());
+
+const widgetCRD = (scope = 'Namespaced') => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope,
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        additionalPrinterColumns: [{ name: 'Size', type: 'string', jsonPath: '.spec.size' }],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['size'],
+                properties: {
+                  size: { type: 'string', enum: ['S', 'M', 'L'] },
+                  replicas: { type: 'integer', minimum: 0 },
+                  port: { 'x-kubernetes-int-or-string': true },
+                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                },
+              },
+              status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+            },
+          },
+        },
+      },
+      { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+    ],
+  },
+});
+
+async function waitServed(path: string) {
+  for (let i = 0; i < 100; i++) {
+    const r = await api.get(path);
+    if (r.status === 200) return r;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  throw new Error(`${path} never served`);
+}
+
+describe('custom resource definitions', () => {
+  it('serves a new CRD within a second, lists it in discovery and validates objects with its schema', async () => {
+    const c = await api.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCRD());
+    expect(c.status).toBe(201);
+    const t0 = Date.now();
+    await waitServed('/apis/example.com/v1/namespaces/default/widgets');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const disc = await api.get('/apis/example.com/v1');
+    expect(disc.body.resources.map((r: any) => r.name)).toEqual(expect.arrayContaining(['widgets', 'widgets/status', 'widgets/scale']));
+    const crd = await api.get('/apis/apiextensions.service.io/v1/customresourcedefinitions/widgets.example.com');
+    expect(crd.body.status.conditions.find((x: any) => x.type === 'Established').status).toBe('True');
+
+    const ok = await api.post('/apis/example.com/v1/namespaces/default/widgets', {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w1' },
+      spec: { size: 'M', replicas: 1, port: 'http', free: { anything: { goes: 1 } }, dropped: true },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.spec.free).toEqual({ anything: { goes: 1 } });
+    expect(ok.body.spec.dropped).toBeUndefined();
+    expect(ok.headers.get('warning')).toContain('unknown field \\"spec.dropped\\"');
+
+    const bad = await api.post('/apis/example.com/v1/namespaces/default/widgets', {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w2' },
+      spec: { size: 'XL', replicas: -1 },
+    });
+    expect(bad.status).toBe(422);
+    const fields = bad.body.details.causes.map((c: any) => c.field);
+    expect(fields).toEqual(expect.arrayContaining(['spec.size', 'spec.replicas']));
+
+    const missing = await api.post('/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w3' }, spec: {} });
+    expect(missing.status).toBe(422);
+    expect(missing.body.details.causes[0].field).toBe('spec.size');
+  });
+
+  it('serves every served version from the storage version', async () => {
+    const r = await api.get('/apis/example.com/v1beta1/namespaces/default/widgets/w1');
+    expect(r.status).toBe(200);
+    expect(r.body.apiVersion).toBe('example.com/v1beta1');
+  });
+
+  it('requires resourceVersion on custom resource updates and supports status and scale', async () => {
+    const cur = (await api.get('/apis/example.com/v1/namespaces/default/widgets/w1')).body;
+    const { resourceVersion: _rv, ...metaNoRv } = cur.metadata;
+    const noRv = await api.put('/apis/example.com/v1/namespaces/default/widgets/w1', { ...cur, metadata: metaNoRv });
+    expect(noRv.status).toBe(422);
+    const st = await api.put('/apis/example.com/v1/namespaces/default/widgets/w1/status', { ...cur, status: { replicas: 1 } });
+    expect(st.status).toBe(200);
+    expect(st.body.status.replicas).toBe(1);
+    const scale = await api.get('/apis/example.com/v1/namespaces/default/widgets/w1/scale');
+    expect(scale.body).toMatchObject({ kind: 'Scale', spec: { replicas: 1 }, status: { replicas: 1 } });
+  });
+
+  it('rejects invalid CRDs with 422 and causes', async () => {
+    const bad = widgetCRD();
+    bad.metadata.name = 'wrong.example.com';
+    const r = await api.post('/apis/apiextensions.service.io/v1/customresourcedefinitions', bad);
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.length).toBeGreaterThan(0);
+  });
+
+  it('deleting the CRD removes its objects and endpoints', async () => {
+    const d = await api.del('/apis/apiextensions.service.io/v1/customresourcedefinitions/widgets.example.com');
+    expect(d.status).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      const g = await api.get('/apis/apiextensions.service.io/v1/customresourcedefinitions/widgets.example.com');
+      if (g.status === 404) break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect((await api.get('/apis/apiextensions.service.io/v1/customresourcedefinitions/widgets.example.com')).status).toBe(404);
+    expect((await api.get('/apis/example.com/v1/namespaces/default/widgets')).status).toBe(404);
+    // recreated: the old objects are gone
+    await api.post('/apis/apiextensions.service.io/v1/customresourcedefinitions', { ...widgetCRD(), apiVersion: 'apiextensions.service.io/v1' });
+    const list = await waitServed('/apis/example.com/v1/namespaces/default/widgets');
+    expect(list.body.items).toEqual([]);
+  });
+});

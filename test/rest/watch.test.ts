@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiServer } from '../../src/server/app.js';
+import { startServer } from '../../src/server/app.js';
+import { client } from '../helpers/server.js';
+import { WatchStream } from '../helpers/watch.js';
+
+let server: ApiServer;
+let api: ReturnType<typeof client>;
+const NS = '/api/v1/namespaces/w/configmaps';
+const cm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels } });
+const streams: WatchStream[] = [];
+const open = async (path: string, headers?: Record<string, string>) => {
+  const w = await WatchStream.open(server.url + path, headers);
+  streams.push(w);
+  return w;
+};
+
+beforeAll(async () => {
+  server = await startServer(
+    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0 },
+    { watch: { bookmarkIntervalMs: 200 } },
+  );
+  api = client(server.url);
+  await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'w' } });
+  await api.post(NS, cm('a'));
+  await api.post(NS, cm('b'));
+});
+afterAll(async () => {
+  for (const s of streams) s.close();
+  await server.close();
+});
+
+describe('watch', () => {
+  it('without resourceVersion: synthetic ADDED for current state, then changes, as chunked JSON', async () => {
+    const w = await open(`${NS}?watch=1`);
+    expect(w.status).toBe(200);
+    expect(w.headers!.get('content-type')).toBe('application/json;stream=watch');
+    await w.until((e) => e.length >= 2);
+    expect(w.events.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'a'],
+      ['ADDED', 'b'],
+    ]);
+    const c = await api.post(NS, cm('c'));
+    const upd = await api.put(`${NS}/c`, { ...c.body, data: { k: 'v' } });
+    const del = await api.del(`${NS}/c`);
+    await w.until((e) => e.length >= 5);
+    expect(w.events.slice(2).map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect(w.events[3]!.object.metadata.resourceVersion).toBe(upd.body.metadata.resourceVersion);
+    // DELETED carries the last state with the deletion revision
+    expect(w.events[4]!.object.data).toEqual({ k: 'v' });
+    expect(Number(w.events[4]!.object.metadata.resourceVersion)).toBeGreaterThan(Number(upd.body.metadata.resourceVersion));
+    expect(del.status).toBe(200);
+    w.close();
+  });
+
+  it('from a resourceVersion: only later changes, no synthetic events', async () => {
+    const list = await api.get(NS);
+    const w = await open(`${NS}?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`);
+    await api.post(NS, cm('d'));
+    await w.until((e) => e.length >= 1);
+    expect(w.events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'd']]);
+    w.close();
+  });
+
+  it('resumes from an older version with every change since, in order', async () => {
+    const list = await api.get(NS);
+    const rv = list.body.metadata.resourceVersion;
+    await api.post(NS, cm('e'));
+    await api.del(`${NS}/e`);
+    const w = await open(`${NS}?watch=1&resourceVersion=${rv}`);
+    await w.until((e) => e.length >= 2);
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
+    w.close();
+  });
+
+  it('turns selector transitions into ADDED and DELETED', async () => {
+    const w = await open(`${NS}?watch=1&labelSelector=tier%3Dfront`);
+    const f = await api.post(NS, cm('f', { tier: 'back' }));
+    const f2 = await api.put(`${NS}/f`, { ...f.body, metadata: { ...f.body.metadata, labels: { tier: 'front' } } });
+    const f3 = await api.put(`${NS}/f`, { ...f2.body, metadata: { ...f2.body.metadata, labels: { tier: 'back' } } });
+    await w.until((e) => e.length >= 2);
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
+    expect(w.events[1]!.object.metadata.resourceVersion).toBe(f3.body.metadata.resourceVersion);
+    w.close();
+  });
+
+  it('watches a single object by field selector', async () => {
+    const w = await open(`${NS}?watch=1&fieldSelector=metadata.name%3Da`);
+    await w.until((e) => e.length >= 1);
+    expect(w.events.map((e) => e.object.metadata.name)).toEqual(['a']);
+    w.close();
+  });
+
+  it('sends bookmarks when allowed, carrying only the resourceVersion', async () => {
+    const w = await open(`${NS}?watch=1&allowWatchBookmarks=true&resourceVersion=0`);
+    await w.until((e) => e.some((x) => x.type === 'BOOKMARK'), 3000);
+    const b = w.events.find((x) => x.type === 'BOOKMARK')!;
+    expect(b.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.any(String) } });
+    w.close();
+  });
+
+  it('streams lists with sendInitialEvents and an initial-events-end bookmark', async () => {
+    const w = await open(`${NS}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    await w.until((e) => e.some((x) => x.type === 'BOOKMARK'));
+    const idx = w.events.findIndex((x) => x.type === 'BOOKMARK');
+    expect(w.events.slice(0, idx).every((e) => e.type === 'ADDED')).toBe(true);
+    expect(w.events.slice(0, idx).map((e) => e.object.metadata.name)).toEqual(expect.arrayContaining(['a', 'b', 'd', 'f']));
+    expect(w.events[idx]!.object.metadata.annotations).toEqual({ 'service.io/initial-events-end': 'true' });
+    w.close();
+    const bad = await api.get(`${NS}?watch=1&sendInitialEvents=true`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toContain('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    const bad2 = await api.get(`${NS}?watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan`);
+    expect(bad2.status).toBe(422);
+    expect(bad2.body.message).toContain('resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+  });
+
+  it('resumes from a version older than the cache history while the store still has it', async () => {
+    const w = await open(`${NS}?watch=1&resourceVersion=2`);
+    await w.until((e) => e.length >= 2);
+    expect(w.events[0]!.type).toBe('ADDED');
+    expect(w.events[0]!.object.metadata.name).toBe('a');
+    w.close();
+  });
+
+  it('answers a compacted resourceVersion with an ERROR event carrying 410 Expired', async () => {
+    await api.post(NS, cm('g'));
+    await server.store.compact(await server.store.currentRevision());
+    const w = await open(`${NS}?watch=1&resourceVersion=2`);
+    await w.until((e) => e.length >= 1);
+    expect(w.events[0]!.type).toBe('ERROR');
+    expect(w.events[0]!.object).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' });
+    await w.waitEnd();
+  });
+
+  it('ends the stream after timeoutSeconds', async () => {
+    const w = await open(`${NS}?watch=1&timeoutSeconds=1&resourceVersion=0`);
+    await w.waitEnd(4000);
+    expect(w.ended).toBe(true);
+  });
+
+  it('serves many watchers from one cache and keeps fast ones going when one never reads', async () => {
+    const fast = await open(`${NS}?watch=1&resourceVersion=0`);
+    // a watcher whose client never reads: open the request and never consume the body
+    const ac = new AbortController();
+    const stalled = await fetch(`${server.url}${NS}?watch=1&resourceVersion=0`, { signal: ac.signal });
+    expect(stalled.status).toBe(200);
+    const before = fast.events.length;
+    for (let i = 0; i < 30; i++) await api.post(NS, { ...cm(`burst-${i}`), data: { pad: 'x'.repeat(2000) } });
+    await fast.until((e) => e.length >= before + 30);
+    ac.abort();
+    fast.close();
+  });
+});

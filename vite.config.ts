@@ -1,0 +1,13 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The explorer is served by the API server from dist/; `vite` dev mode proxies API calls to a running server.
+const apiTarget = process.env.PERISCOPE_API ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', chunkSizeWarningLimit: 8000, sourcemap: false },
+  server: {
+    proxy: Object.fromEntries(['/api', '/apis', '/openapi', '/version', '/readyz'].map((p) => [p, { target: apiTarget, changeOrigin: true }])),
+  },
+});
