@@ -13,6 +13,7 @@ import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleGet, handleList } from './rest/read.js';
+import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
 
@@ -83,6 +84,8 @@ export async function handleResourceRequest(
       return handleCreate(s, deps);
     case 'update':
       return handleUpdate(s, deps);
+    case 'patch':
+      return handlePatch(s, deps);
     case 'delete':
       return handleDelete(s, deps);
     case 'deletecollection':

@@ -1,6 +1,6 @@
 // Content-Type → body decoder. Binary formats (protobuf, CBOR) register themselves here.
 import { MEDIA } from '../../api/media.js';
-import { decodeJson, decodeYaml } from './body.js';
+import { decodeJsonWithDuplicates, decodeYamlWithDuplicates } from './body.js';
 
 export interface BodyDecodeResult {
   value: unknown;
@@ -10,8 +10,8 @@ export interface BodyDecodeResult {
 export type BodyDecoder = (buf: Buffer) => BodyDecodeResult;
 
 export const bodyDecoders = new Map<string, BodyDecoder>([
-  [MEDIA.json, (b) => ({ value: decodeJson(b), duplicates: [] })],
-  [MEDIA.yaml, (b) => ({ value: decodeYaml(b), duplicates: [] })],
-  ['application/x-yaml', (b) => ({ value: decodeYaml(b), duplicates: [] })],
-  ['text/yaml', (b) => ({ value: decodeYaml(b), duplicates: [] })],
+  [MEDIA.json, (b) => decodeJsonWithDuplicates(b)],
+  [MEDIA.yaml, (b) => decodeYamlWithDuplicates(b)],
+  ['application/x-yaml', (b) => decodeYamlWithDuplicates(b)],
+  ['text/yaml', (b) => decodeYamlWithDuplicates(b)],
 ]);

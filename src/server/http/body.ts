@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { parseDocument, parseAllDocuments } from 'yaml';
 import { MEDIA, essence, parseMediaType } from '../../api/media.js';
 import { errors } from '../../api/status.js';
+import { jsonDuplicateFields, yamlDuplicateFields } from '../../api/duplicate-fields.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -41,21 +42,32 @@ export function bodyEssence(contentType: string | undefined): string {
 }
 
 export function decodeJson(buf: Buffer): unknown {
+  return decodeJsonWithDuplicates(buf, false).value;
+}
+
+export function decodeJsonWithDuplicates(buf: Buffer, findDuplicates = true): { value: unknown; duplicates: string[] } {
+  const text = buf.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(buf.toString('utf8'));
+    value = JSON.parse(text);
   } catch (e) {
     throw errors.badRequest(`the request body is not valid JSON: ${(e as Error).message}`);
   }
+  return { value, duplicates: findDuplicates ? jsonDuplicateFields(text) : [] };
 }
 
 export function decodeYaml(buf: Buffer): unknown {
+  return decodeYamlWithDuplicates(buf).value;
+}
+
+export function decodeYamlWithDuplicates(buf: Buffer): { value: unknown; duplicates: string[] } {
   const text = buf.toString('utf8');
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const real = list.filter((d) => d.contents !== null);
   if (real.length > 1) throw errors.badRequest('the request body holds more than one YAML document; send one object per request');
-  const doc = real[0] ?? parseDocument(text);
+  const doc = real[0] ?? parseDocument(text, { uniqueKeys: false });
   const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
   if (fatal.length > 0) throw errors.badRequest(`the request body is not valid YAML: ${fatal[0]!.message}`);
-  return doc.toJS({ maxAliasCount: 100 });
+  return { value: doc.toJS({ maxAliasCount: 100 }), duplicates: yamlDuplicateFields(doc) };
 }

@@ -19,7 +19,9 @@ export function checkFields(type: ResourceType, obj: KubeObject, level: FieldVal
   if (typeErrors.length > 0) {
     throw errors.invalid(type.group, type.kind, String(obj.metadata?.name ?? ''), typeErrors);
   }
-  const problems = [...duplicates.map((p) => `duplicate field "${p}"`), ...unknownFields.map((p) => `unknown field "${p}"`)];
+  // a field both unknown and duplicated is reported once, as unknown (as upstream for typed resources)
+  const unknown = new Set(unknownFields);
+  const problems = [...duplicates.filter((p) => !unknown.has(p)).map((p) => `duplicate field "${p}"`), ...unknownFields.map((p) => `unknown field "${p}"`)];
   if (problems.length === 0 || level === 'Ignore') return [];
   if (level === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
   return problems;

@@ -1,0 +1,195 @@
+// PATCH: JSON patch, merge patch, strategic merge patch and server-side apply, each applied to the
+// current object and then sent through the same update path (defaulting, validation, admission).
+import jsonpatch from 'fast-json-patch';
+import { MEDIA } from '../../../api/media.js';
+import { applyMergePatch } from '../../../api/merge-patch.js';
+import { errors, StatusError } from '../../../api/status.js';
+import type { StoredObject } from '../../registry/resource-store.js';
+import type { KubeObject } from '../../registry/types.js';
+import { bodyDecoders } from '../body-decoders.js';
+import { bodyEssence, readBody } from '../body.js';
+import type { RequestScope } from '../scope.js';
+import { checkKind, dryRunOf, fieldValidationOf, served, type FieldValidation } from './decode.js';
+import { respondObject } from './output.js';
+import { fromScale, toScale } from './scale.js';
+import { checkFields } from './validate.js';
+import { createObject, updateObject, type WriteDeps } from './write.js';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  [MEDIA.jsonPatch]: 'json',
+  [MEDIA.mergePatch]: 'merge',
+  [MEDIA.strategicMergePatch]: 'strategic',
+  [MEDIA.applyPatchYaml]: 'apply',
+  [MEDIA.applyPatchCbor]: 'apply',
+};
+
+/** Strategic merge patch and server-side apply plug in here (schema-driven algorithms live in registry/patch). */
+export interface PatchAlgorithms {
+  strategic?(s: RequestScope, current: KubeObject, patch: unknown): KubeObject;
+  /** Apply: returns the object to store (managedFields included); `current` undefined means create. */
+  apply?(s: RequestScope, current: KubeObject | undefined, applied: KubeObject, opts: { manager: string; force: boolean }): KubeObject;
+}
+
+export const patchAlgorithms: PatchAlgorithms = {};
+
+function invalidPatchOptions(field: string, type: string, detail: string) {
+  return errors.invalid('meta.service.io', 'PatchOptions', '', [{ type, field, detail }]);
+}
+
+export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<void> {
+  const ct = bodyEssence(s.req.headers['content-type']);
+  const patchType = PATCH_TYPES[ct];
+  const accepted = Object.keys(PATCH_TYPES).filter((t) => t !== MEDIA.applyPatchCbor || s.gates.CBORServingAndStorage);
+  if (!patchType || (ct === MEDIA.applyPatchCbor && !s.gates.CBORServingAndStorage)) throw errors.unsupportedMediaType(accepted);
+  if (patchType === 'strategic' && s.type.custom) throw errors.unsupportedMediaType(accepted.filter((t) => t !== MEDIA.strategicMergePatch));
+  const dryRun = dryRunOf(s.query);
+  const level = fieldValidationOf(s.query);
+  const manager = s.query.get('fieldManager') ?? '';
+  const forceText = s.query.get('force');
+  const force = forceText === 'true' || forceText === '1';
+  if (patchType === 'apply' && !manager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
+  if (patchType !== 'apply' && forceText !== null) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
+  if (manager.length > 128) throw invalidPatchOptions('fieldManager', 'FieldValueTooLong', 'Too long: must have at most 128 bytes');
+
+  const buf = await readBody(s.req);
+  if (buf.length === 0) throw errors.badRequest('the patch body is empty');
+  const patch = decodePatch(patchType, ct, buf);
+
+  const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
+  const sub = s.info.subresource;
+  for (let attempt = 0; ; attempt++) {
+    const cur = await s.rs.read(ns, s.info.name);
+    if (!cur) {
+      if (patchType !== 'apply' || sub) throw errors.notFound(s.rs.target(s.info.name));
+      const created = await applyCreate(s, deps, patch.value as KubeObject, manager, force, ns, dryRun, level, patch.duplicates);
+      respondObject(s, 201, served(s, created));
+      return;
+    }
+    try {
+      const result = await patchExisting(s, deps, cur, patchType, patch.value, { manager, force, dryRun, level, duplicates: patch.duplicates });
+      respondObject(s, 200, result);
+      return;
+    } catch (e) {
+      // a concurrent write between read and write: re-apply the patch on the new state, unless the patch itself pinned a version
+      if (e instanceof StatusError && e.code === 409 && e.reason === 'Conflict' && !pinsVersion(patch.value) && patchType !== 'apply' && attempt < 5) continue;
+      if (e instanceof StatusError && e.code === 409 && e.reason === 'Conflict' && patchType === 'apply' && !pinsVersion(patch.value) && attempt < 5 && !e.status.details?.causes?.length) continue;
+      throw e;
+    }
+  }
+}
+
+function pinsVersion(patch: unknown): boolean {
+  if (Array.isArray(patch)) return patch.some((op) => typeof op?.path === 'string' && op.path === '/metadata/resourceVersion');
+  const md = (patch as KubeObject | undefined)?.metadata;
+  return typeof md === 'object' && md !== null && typeof md.resourceVersion === 'string' && md.resourceVersion !== '';
+}
+
+function decodePatch(type: PatchType, ct: string, buf: Buffer): { value: unknown; duplicates: string[] } {
+  if (type === 'apply') {
+    const dec = ct === MEDIA.applyPatchCbor ? bodyDecoders.get(MEDIA.cbor) : bodyDecoders.get(MEDIA.yaml);
+    if (!dec) throw errors.unsupportedMediaType([MEDIA.applyPatchYaml]);
+    const d = dec(buf);
+    if (typeof d.value !== 'object' || d.value === null || Array.isArray(d.value)) throw errors.badRequest('an apply patch must be a single object');
+    return d;
+  }
+  const d = bodyDecoders.get(MEDIA.json)!(buf);
+  if (type === 'json') {
+    if (!Array.isArray(d.value)) throw errors.badRequest('json patch must be an array of operations');
+    return d;
+  }
+  if (typeof d.value !== 'object' || d.value === null || Array.isArray(d.value)) throw errors.badRequest(`${type} patch must be a JSON object`);
+  return d;
+}
+
+interface PatchRun {
+  manager: string;
+  force: boolean;
+  dryRun: boolean;
+  level: FieldValidation;
+  duplicates: string[];
+}
+
+async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject, type: PatchType, patch: unknown, run: PatchRun): Promise<KubeObject> {
+  const sub = s.info.subresource;
+  const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : served(s, cur.obj);
+  let next = applyTo(s, base, type, patch, run);
+  if (sub === 'scale') {
+    next = fromScale(s.type, structuredClone(cur.obj), next);
+  } else {
+    checkKind(s, next);
+    s.warnings.push(...checkFields(s.type, next, run.level, run.duplicates));
+  }
+  const updated = await updateObject(s, deps, next, cur, sub === 'scale' ? '' : sub, run.dryRun);
+  return sub === 'scale' ? toScale(s.type, updated) : served(s, updated);
+}
+
+function applyTo(s: RequestScope, base: KubeObject, type: PatchType, patch: unknown, run: PatchRun): KubeObject {
+  switch (type) {
+    case 'json':
+      return applyJsonPatch(base, patch as jsonpatch.Operation[]);
+    case 'merge': {
+      const out = applyMergePatch(base, patch);
+      if (typeof out !== 'object' || out === null || Array.isArray(out)) throw errors.badRequest('the merge patch must produce an object');
+      return out as KubeObject;
+    }
+    case 'strategic':
+      if (!patchAlgorithms.strategic) throw errors.unsupportedMediaType([MEDIA.jsonPatch, MEDIA.mergePatch]);
+      return patchAlgorithms.strategic(s, base, patch);
+    case 'apply':
+      if (!patchAlgorithms.apply) throw errors.unsupportedMediaType([MEDIA.jsonPatch, MEDIA.mergePatch]);
+      checkKind(s, patch as KubeObject);
+      return patchAlgorithms.apply(s, base, patch as KubeObject, { manager: run.manager, force: run.force });
+  }
+}
+
+export function applyJsonPatch(base: KubeObject, ops: jsonpatch.Operation[]): KubeObject {
+  for (const [i, op] of ops.entries()) {
+    if (typeof op !== 'object' || op === null || typeof op.op !== 'string' || typeof op.path !== 'string')
+      throw errors.badRequest(`json patch operation ${i} is malformed: it needs "op" and "path"`);
+    if (op.path.split('/').some((seg) => seg === '__proto__' || seg === 'constructor' || seg === 'prototype'))
+      throw errors.badRequest(`json patch operation ${i}: path ${op.path} is not allowed`);
+  }
+  try {
+    const doc = structuredClone(base);
+    const res = jsonpatch.applyPatch(doc, ops, true, true, true);
+    const out = res.newDocument as unknown;
+    if (typeof out !== 'object' || out === null || Array.isArray(out)) throw errors.badRequest('the json patch must produce an object');
+    return out as KubeObject;
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    const err = e as { name?: string; message?: string; index?: number; operation?: { op?: string; path?: string } };
+    if (err.name === 'TEST_OPERATION_FAILED')
+      throw errors.invalid('', 'Patch', '', [
+        { type: 'FieldValueInvalid', field: `patch[${err.index ?? 0}]`, detail: `Invalid value: "test": test operation failed at ${err.operation?.path ?? ''}: the value differs; nothing was changed` },
+      ]);
+    throw errors.invalid('', 'Patch', '', [
+      { type: 'FieldValueInvalid', field: `patch[${err.index ?? 0}]`, detail: `Invalid value: ${JSON.stringify(err.operation?.op ?? '')}: ${String(err.message ?? e).split('\n')[0]}` },
+    ]);
+  }
+}
+
+async function applyCreate(
+  s: RequestScope,
+  deps: WriteDeps,
+  applied: KubeObject,
+  manager: string,
+  force: boolean,
+  ns: string | undefined,
+  dryRun: boolean,
+  level: FieldValidation,
+  duplicates: string[],
+): Promise<KubeObject> {
+  if (!patchAlgorithms.apply) throw errors.unsupportedMediaType([MEDIA.jsonPatch, MEDIA.mergePatch]);
+  checkKind(s, applied);
+  const meta = (applied.metadata ??= {});
+  if (meta.name !== undefined && meta.name !== s.info.name)
+    throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
+  meta.name = s.info.name;
+  if (ns !== undefined && meta.namespace !== undefined && meta.namespace !== ns)
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const obj = patchAlgorithms.apply(s, undefined, applied, { manager, force });
+  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  return createObject(s, deps, obj, ns, dryRun);
+}
