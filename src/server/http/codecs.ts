@@ -2,6 +2,7 @@
 import { MEDIA } from '../../api/media.js';
 import { errors } from '../../api/status.js';
 import { decodeProtobufObject, encodeProtobufObject, encodeProtobufWatchFrame, ProtobufError } from '../../api/protobuf/index.js';
+import { decodeCbor, encodeCbor } from '../../api/cbor.js';
 import { bodyDecoders } from './body-decoders.js';
 import { registerEncoder } from './encode.js';
 import { registerWatchEncoder } from './rest/watch.js';
@@ -22,5 +23,14 @@ export function installCodecs(): void {
   bodyDecoders.set(MEDIA.protobuf, decodeProtobuf);
   bodyDecoders.set(MEDIA.protobufUpstream, decodeProtobuf);
   registerEncoder('protobuf', (obj) => encodeProtobufObject(obj));
+  bodyDecoders.set(MEDIA.cbor, (buf) => {
+    try {
+      return { value: decodeCbor(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)), duplicates: [] };
+    } catch (e) {
+      throw errors.badRequest(`the CBOR body could not be decoded: ${(e as Error).message}`);
+    }
+  });
+  registerEncoder('cbor', (obj) => encodeCbor(obj));
+  registerWatchEncoder('cbor', (type, object) => Buffer.from(encodeCbor({ type, object })));
   registerWatchEncoder('protobuf', (type, object) => Buffer.from(encodeProtobufWatchFrame(type, encodeProtobufObject(object as Record<string, unknown>))));
 }

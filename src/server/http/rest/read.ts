@@ -3,6 +3,7 @@ import { errors } from '../../../api/status.js';
 import { listObjects, waitForRevision } from '../../registry/lister.js';
 import type { KubeObject } from '../../registry/types.js';
 import { writeObject } from '../respond.js';
+import { streamJsonList } from '../list-stream.js';
 import type { RequestScope } from '../scope.js';
 import { toPartialObjectMetadata, toTable } from '../table.js';
 import { served } from './decode.js';
@@ -42,6 +43,12 @@ export async function handleList(s: RequestScope): Promise<void> {
       metadata: listMeta,
       items: result.items.map((o) => toPartialObjectMetadata(o, n.metaGroup)),
     };
+  } else if (n.encoding === 'json' && !s.pretty) {
+    await streamJsonList(s.req, s.res, { kind: `${s.type.kind}List`, apiVersion: s.apiVersion, metadata: listMeta }, result.items, {
+      compression: s.gates.APIResponseCompression,
+      warnings: s.warnings,
+    });
+    return;
   } else {
     body = {
       kind: `${s.type.kind}List`,
