@@ -16,9 +16,11 @@ export interface WatchSettings {
   bookmarkIntervalMs: number;
   /** Events buffered for one watcher before it counts as too slow and is closed. */
   maxBuffered: number;
+  /** Watches without timeoutSeconds end after a random time in this range (upstream: 30–60 min). */
+  defaultTimeoutMs: [number, number];
 }
 
-export const defaultWatchSettings: WatchSettings = { bookmarkIntervalMs: 60_000, maxBuffered: 1000 };
+export const defaultWatchSettings: WatchSettings = { bookmarkIntervalMs: 60_000, maxBuffered: 1000, defaultTimeoutMs: [30 * 60_000, 60 * 60_000] };
 
 type WireType = EventType | 'BOOKMARK' | 'ERROR';
 
@@ -179,7 +181,8 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     return;
   }
 
-  const timeoutMs = opts.timeoutSeconds !== undefined ? opts.timeoutSeconds * 1000 : (30 + Math.random() * 30) * 60_000;
+  const [lo, hi] = settings.defaultTimeoutMs;
+  const timeoutMs = opts.timeoutSeconds !== undefined ? opts.timeoutSeconds * 1000 : lo + Math.random() * (hi - lo);
   if (opts.allowWatchBookmarks) {
     const tick = () => {
       if (closed) return;
