@@ -2,6 +2,9 @@
 // benchmarks, or all of them when no name is given. Register new ones below.
 const benches: Record<string, () => Promise<void>> = {
   storage: () => import('./storage.js').then((m) => m.benchStorage()),
+  etcd: () => import('./etcd.js').then((m) => m.benchEtcd()),
+  api: () => import('./api.js').then((m) => m.benchApi()),
+  'list-watch': () => import('./list-watch.js').then((m) => m.benchListWatch()),
 };
 
 async function main(): Promise<void> {

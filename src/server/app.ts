@@ -1,4 +1,5 @@
 // Composes the API server: store, registry, controllers, handler chain, HTTP listener.
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -15,17 +16,20 @@ import { namespaceLifecycle } from './http/namespace-lifecycle.js';
 import { OpenAPIService } from './http/openapi-service.js';
 import { requestInfo } from './http/request-info.js';
 import { installCodecs } from './http/codecs.js';
+import { installPatchAlgorithms } from './http/rest/managed.js';
 import { writeEncoded, writeError, writeObject } from './http/respond.js';
 import { createStaticHandler } from './http/static.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { startDeletionControllers } from './controllers/deletion.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
 import { TypeRegistry } from './registry/registry.js';
 import { startCompactor } from './storage/compactor.js';
+import { compactionTarget, etcdStoreOf } from './storage/etcd-compaction.js';
 import { createStore } from './storage/index.js';
-import type { RevisionedStore } from './storage/types.js';
+import { StoreError, type RevisionedStore } from './storage/types.js';
 import { VERSION_INFO } from './version.js';
 
 export interface ApiServer {
@@ -39,6 +43,9 @@ export interface ApiServer {
 
 export type Logger = (line: string) => void;
 
+/** How often a server whose etcd was unreachable at start tries again. */
+const ETCD_RETRY_MS = 1000;
+
 /** Hooks later layers use to extend the chain (watch, patch, authn/authz) without reaching around it. */
 export interface Extension {
   install(server: { deps: ApiDeps; onClose(fn: () => Promise<void> | void): void }): Promise<void> | void;
@@ -47,12 +54,14 @@ export interface Extension {
 export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings> } = {}): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
-  if (flags.store === 'etcd' && !opts.store) throw new Error('the etcd store is not available in this build; use --store sqlite or memory');
-  const store = opts.store ?? createStore({ kind: flags.store === 'etcd' ? 'memory' : flags.store, dataDir: flags.dataDir });
+  const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log });
+  // On etcd the server starts even while etcd is unreachable, and is ready only while its watch connection is up.
+  const etcd = etcdStoreOf(store);
   let ready = false;
   const closers: (() => Promise<void> | void)[] = [];
 
   installCodecs();
+  installPatchAlgorithms();
   const types = new TypeRegistry(builtinResourceTypes);
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
@@ -61,6 +70,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const openapi = new OpenAPIService(types);
   const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
   const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // one listener per in-flight request (watches included)
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -68,9 +78,10 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     const query = url.searchParams;
     const method = req.method ?? 'GET';
     if (path === '/healthz' || path === '/livez' || path === '/readyz' || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
-      const ok = !path.startsWith('/readyz') || ready;
+      const etcdDown = ready && etcd !== undefined && !etcd.connected;
+      const ok = !path.startsWith('/readyz') || (ready && !etcdDown);
       res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
-      res.end(ok ? 'ok' : '[-]store not ready\nreadyz check failed');
+      res.end(ok ? 'ok' : etcdDown ? '[-]etcd failed: the connection to etcd is down\nreadyz check failed' : '[-]store not ready\nreadyz check failed');
       return;
     }
     if (path === '/version' || path === '/version/') {
@@ -159,23 +170,50 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const scheme = flags.tlsCertFile ? 'https' : 'http';
   const url = `${scheme}://${flags.bindAddress.includes(':') ? `[${flags.bindAddress}]` : flags.bindAddress}:${port}`;
 
+  const initialize = async (): Promise<void> => {
+    const crds = new CrdController(store, types, log);
+    await crds.start();
+    closers.push(() => crds.stop());
+    const deletion = await startDeletionControllers({ store, types, admission, log });
+    closers.push(() => deletion.stop());
+    closers.push(() => caches.stopAll());
+    for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
+    // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.
+    const stopCompactor = startCompactor(compactionTarget(store), flags.compactionIntervalMs);
+    closers.push(stopCompactor);
+    ready = true;
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log);
+  };
+  let closed: Promise<void> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
   try {
     await store.open();
+    await initialize();
   } catch (e) {
-    server.close();
-    throw e;
+    if (!etcd || !(e instanceof StoreError && e.code === 'Unavailable')) {
+      server.close();
+      throw e;
+    }
+    // etcd unreachable at start: serve /readyz (503) and keep trying instead of exiting.
+    log(`etcd is unreachable (${e.message}); the server is not ready and retries every ${ETCD_RETRY_MS / 1000}s`);
+    let attempts = 0;
+    const retry = async (): Promise<void> => {
+      retryTimer = undefined;
+      if (closed) return;
+      try {
+        await store.open();
+        if (closed) return;
+        await initialize();
+        log(`connected to etcd ${flags.etcdServers.join(',')}; the server is ready`);
+      } catch (err) {
+        if (closed) return;
+        if (++attempts % 10 === 0) log(`etcd still unreachable after ${attempts} retries: ${(err as Error).message}`);
+        retryTimer = setTimeout(() => void retry(), ETCD_RETRY_MS);
+      }
+    };
+    retryTimer = setTimeout(() => void retry(), ETCD_RETRY_MS);
   }
-  const crds = new CrdController(store, types, log);
-  await crds.start();
-  closers.push(() => crds.stop());
-  closers.push(() => caches.stopAll());
-  for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
-  const stopCompactor = startCompactor(store, flags.compactionIntervalMs);
-  closers.push(stopCompactor);
-  ready = true;
-  if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log);
 
-  let closed: Promise<void> | undefined;
   return {
     url,
     port,
@@ -185,6 +223,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     close() {
       closed ??= (async () => {
         ready = false;
+        clearTimeout(retryTimer);
         shutdown.abort();
         const done = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();

@@ -139,16 +139,20 @@ describe('namespaces', () => {
 
   it('refuses new objects in a terminating namespace with 403', async () => {
     await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ending' } });
+    // content held by a finalizer keeps the namespace Terminating until it is released
+    await api.post('/api/v1/namespaces/ending/configmaps', { ...cm('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } });
     const d = await api.del('/api/v1/namespaces/ending');
     expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({ kind: 'Namespace', status: { phase: 'Terminating' } });
     const ns = await api.get('/api/v1/namespaces/ending');
-    if (ns.status === 200) {
-      expect(ns.body.metadata.deletionTimestamp).toBeTruthy();
-      const r = await api.post('/api/v1/namespaces/ending/configmaps', cm('x'));
-      expect(r.status).toBe(403);
-      expect(r.body.reason).toBe('Forbidden');
-      expect(r.body.message).toContain('because it is being terminated');
-    }
+    expect(ns.status).toBe(200);
+    expect(ns.body.metadata.deletionTimestamp).toBeTruthy();
+    const r = await api.post('/api/v1/namespaces/ending/configmaps', cm('x'));
+    expect(r.status).toBe(403);
+    expect(r.body.reason).toBe('Forbidden');
+    expect(r.body.message).toContain('because it is being terminated');
+    const held = (await api.get('/api/v1/namespaces/ending/configmaps/held')).body;
+    expect((await api.put('/api/v1/namespaces/ending/configmaps/held', { ...held, metadata: { ...held.metadata, finalizers: [] } })).status).toBe(200);
   });
 
   it('validates namespace names as DNS-1123 labels', async () => {

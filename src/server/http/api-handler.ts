@@ -12,6 +12,7 @@ import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/wa
 import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
+import { handleEviction } from './rest/eviction.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
@@ -71,6 +72,11 @@ export async function handleResourceRequest(
     user: 'system:admin',
     signal,
   };
+  // a virtual sub-resource: POST only (pods/eviction)
+  if (info.subresource === 'eviction') {
+    if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    return handleEviction(s, deps);
+  }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);
   switch (info.verb) {

@@ -53,10 +53,16 @@ export async function streamJsonList(
     const ok = out.write(batch.length === 1 ? batch[0]! : Buffer.concat(batch, size));
     batch = [];
     size = 0;
-    if (!ok && !res.destroyed) await new Promise<void>((r) => {
-      out.once('drain', r);
-      res.once('close', r);
-    });
+    if (!ok && !res.destroyed)
+      await new Promise<void>((r) => {
+        const done = () => {
+          out.removeListener('drain', done);
+          res.removeListener('close', done);
+          r();
+        };
+        out.once('drain', done);
+        res.once('close', done);
+      });
   };
   for (let i = 0; i < parts.length; i++) {
     if (res.destroyed) return;

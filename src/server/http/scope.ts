@@ -22,6 +22,8 @@ export interface RequestScope {
   pretty: boolean;
   /** Authenticated user name (for managedFields and audit-like logs). */
   user: string;
+  /** Set once server-side apply has computed managedFields for this write. */
+  appliedManagedFields?: boolean;
   /** Aborted when the client goes away or the server shuts down. */
   signal: AbortSignal;
 }

@@ -1,95 +1,86 @@
-// delete and deletecollection: preconditions, two-phase deletion with finalizers, dry-run.
+// DELETE on an object and on a collection (deletecollection). The deletion itself is deleter.ts.
 import { errors, type Status } from '../../../api/status.js';
 import { listObjects } from '../../registry/lister.js';
-import { nowTimestamp, type StoredObject } from '../../registry/resource-store.js';
-import type { KubeObject } from '../../registry/types.js';
+import type { KubeObject, ResourceType } from '../../registry/types.js';
+import type { AdmissionChain } from '../admission.js';
+import { writeObject } from '../respond.js';
 import type { RequestScope } from '../scope.js';
 import { served } from './decode.js';
+import { normalizeDeleteOptions, readDeleteOptions, type DeleteOptions } from './delete-options.js';
+import { deleteObject, returnsDeletedObject, type DeleteResult } from './deleter.js';
 import { parseListOptions } from './list-options.js';
 import { negotiateFor, respondObject } from './output.js';
-import { readDeleteOptions, type DeleteOptionsBody, type WriteDeps } from './write.js';
-import { writeObject } from '../respond.js';
 
-export type DeleteOptions = DeleteOptionsBody & { dryRunAll: boolean };
-
-export interface DeleteOutcome {
-  /** The object, still present (finalizing) or as last seen when removed. */
-  obj: KubeObject;
-  /** True when the object is gone from the store. */
-  removed: boolean;
+export interface DeleteHandlerDeps {
+  admission: AdmissionChain;
 }
 
-/** Deletes one stored object following the two-phase rules. */
-export async function deleteStored(s: RequestScope, deps: WriteDeps, cur: StoredObject, opts: DeleteOptions): Promise<DeleteOutcome> {
-  s.rs.checkPreconditions(cur.obj, opts.preconditions);
-  const meta = cur.obj.metadata!;
-  const attrs = {
-    operation: 'DELETE' as const,
-    type: s.type,
-    namespace: meta.namespace ?? '',
-    name: meta.name ?? '',
-    subresource: '',
-    oldObject: cur.obj,
-    dryRun: opts.dryRunAll,
-    user: s.user,
-  };
-  await deps.admission.admit(attrs);
-  await deps.admission.validate(attrs);
-  const finalizers = meta.finalizers ?? [];
-  if (finalizers.length > 0) {
-    if (meta.deletionTimestamp) return { obj: cur.obj, removed: false };
-    const next = structuredClone(cur.obj);
-    next.metadata!.deletionTimestamp = nowTimestamp();
-    next.metadata!.deletionGracePeriodSeconds = 0;
-    next.metadata!.generation = (meta.generation ?? 1) + 1;
-    const { obj } = await s.rs.update(cur.key, next, cur, { dryRun: opts.dryRunAll });
-    return { obj, removed: false };
-  }
-  const obj = await s.rs.remove(cur, { dryRun: opts.dryRunAll });
-  return { obj, removed: true };
-}
+/**
+ * Authorization of the `unsafe-delete-ignore-read-errors` verb, which upstream requires (besides `delete`) for a
+ * delete with ignoreStoreReadErrorWithClusterBreakingPotential. Authorization is not wired yet: every caller may.
+ * When it lands, this throws 403 Forbidden: `<resource> "<name>" is forbidden: User "<user>" cannot
+ * unsafe-delete-ignore-read-errors resource ...` for a caller without the verb.
+ */
+export async function authorizeUnsafeDelete(_s: RequestScope): Promise<void> {}
 
-export function successStatus(s: RequestScope, obj: KubeObject): Status {
+/** The Status upstream answers a completed delete with (kind holds the resource, as upstream). */
+export function deletedStatus(type: ResourceType, obj: KubeObject): Status {
   return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: obj.metadata?.name, group: s.info.group, kind: s.type.plural, uid: obj.metadata?.uid },
-    code: 200,
-  };
+    details: { name: obj.metadata?.name, group: type.group, kind: type.plural, uid: obj.metadata?.uid },
+  } as Status;
 }
 
-export async function handleDelete(s: RequestScope, deps: WriteDeps): Promise<void> {
+export async function handleDelete(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
   if (s.info.subresource) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-  const opts = await readDeleteOptions(s);
-  const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
-  const cur = await s.rs.mustRead(ns, s.info.name);
-  const out = await deleteStored(s, deps, cur, opts);
-  if (out.removed) respondObject(s, 200, successStatus(s, out.obj) as unknown as KubeObject);
-  else respondObject(s, 200, served(s, out.obj));
+  const n = negotiateFor(s);
+  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query), s.gates);
+  if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) await authorizeUnsafeDelete(s);
+  const result = await deleteObject({ store: s.rs.store, admission: deps.admission }, s.type, s.info.namespace, s.info.name, opts, s.user);
+  const { code, body } = deleteResponse(s.type, s.info.name, opts, result);
+  respondObject(s, code, body.kind === s.type.kind ? served(s, body) : body, n);
 }
 
-export async function handleDeleteCollection(s: RequestScope, deps: WriteDeps): Promise<void> {
+/** Status code and body as upstream: 202 only for a cascading (orphanDependents=false) delete still under way. */
+export function deleteResponse(type: ResourceType, name: string, opts: DeleteOptions, r: DeleteResult): { code: number; body: KubeObject } {
+  const code = !r.deleted && opts.orphanDependents === false ? 202 : 200;
+  if (!r.obj) {
+    // the unsafe deleter has no object to show
+    const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code, details: { name, kind: type.kind } };
+    return { code, body: status as unknown as KubeObject };
+  }
+  if (r.deleted && !returnsDeletedObject(type)) return { code, body: deletedStatus(type, r.obj) as unknown as KubeObject };
+  return { code, body: r.obj };
+}
+
+export async function handleDeleteCollection(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
   const n = negotiateFor(s);
-  const opts = await readDeleteOptions(s);
-  const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
   const listOpts = parseListOptions(s.query, s.type);
+  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query), s.gates);
+  if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true)
+    throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
+      {
+        type: 'FieldValueInvalid',
+        field: 'ignoreStoreReadErrorWithClusterBreakingPotential',
+        detail: 'Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option',
+      },
+    ]);
+  const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
   const { items, resourceVersion } = await listObjects(s.rs, ns, listOpts, s.cache);
-  const deleted: KubeObject[] = [];
+  const dd = { store: s.rs.store, admission: deps.admission };
   for (const item of items) {
-    const cur = await s.rs.read(item.metadata?.namespace, item.metadata!.name!);
-    if (!cur) continue;
     try {
-      const out = await deleteStored(s, deps, cur, opts);
-      deleted.push(served(s, out.obj));
+      await deleteObject(dd, s.type, item.metadata?.namespace, item.metadata!.name!, opts, s.user);
     } catch (e) {
-      // an object changed or vanished meanwhile: upstream ignores NotFound and reports other failures
-      if ((e as { code?: number }).code === 404) continue;
-      throw e;
+      // gone meanwhile: fine; anything else fails the request as upstream
+      if ((e as { code?: number }).code !== 404) throw e;
     }
   }
-  writeObject(s.req, s.res, 200, { kind: `${s.type.kind}List`, apiVersion: s.apiVersion, metadata: { resourceVersion }, items: deleted }, n, {
+  // upstream answers with the list as it was before the deletions
+  writeObject(s.req, s.res, 200, { kind: s.type.listKind, apiVersion: s.apiVersion, metadata: { resourceVersion }, items: items.map((o) => served(s, o)) }, n, {
     pretty: s.pretty,
     compression: s.gates.APIResponseCompression,
     warnings: s.warnings,

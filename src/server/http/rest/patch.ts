@@ -9,7 +9,8 @@ import type { KubeObject } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, readBody } from '../body.js';
 import type { RequestScope } from '../scope.js';
-import { checkKind, dryRunOf, fieldValidationOf, served, type FieldValidation } from './decode.js';
+import { checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
+import { canonicalApiVersion } from '../../registry/names.js';
 import { respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
 import { checkFields } from './validate.js';
@@ -139,9 +140,17 @@ function applyTo(s: RequestScope, base: KubeObject, type: PatchType, patch: unkn
       return patchAlgorithms.strategic(s, base, patch);
     case 'apply':
       if (!patchAlgorithms.apply) throw errors.unsupportedMediaType([MEDIA.jsonPatch, MEDIA.mergePatch]);
+      checkApplyVersion(s, patch as KubeObject);
       checkKind(s, patch as KubeObject);
       return patchAlgorithms.apply(s, base, patch as KubeObject, { manager: run.manager, force: run.force });
   }
+}
+
+/** An apply body must name the endpoint's group/version (either spelling of the group). */
+function checkApplyVersion(s: RequestScope, applied: KubeObject): void {
+  const expected = gv(s.type.group, s.type.version);
+  if (typeof applied.apiVersion !== 'string' || canonicalApiVersion(applied.apiVersion) !== expected)
+    throw errors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(applied.apiVersion ?? '')}, expected: ${s.apiVersion}`);
 }
 
 export function applyJsonPatch(base: KubeObject, ops: jsonpatch.Operation[]): KubeObject {
@@ -182,6 +191,7 @@ async function applyCreate(
   duplicates: string[],
 ): Promise<KubeObject> {
   if (!patchAlgorithms.apply) throw errors.unsupportedMediaType([MEDIA.jsonPatch, MEDIA.mergePatch]);
+  checkApplyVersion(s, applied);
   checkKind(s, applied);
   const meta = (applied.metadata ??= {});
   if (meta.name !== undefined && meta.name !== s.info.name)

@@ -10,6 +10,7 @@ import { checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from
 import { respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
+import { trackUpdate } from './managed.js';
 
 export interface WriteDeps {
   admission: AdmissionChain;
@@ -37,6 +38,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
     throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
   s.rs.prepareCreate(obj, ns);
   s.type.strategy.defaults?.(obj);
+  trackUpdate(s, undefined, obj, '');
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user };
   await deps.admission.admit(attrs);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
@@ -86,6 +88,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   const errs = s.rs.prepareUpdate(next, cur.obj, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
   if (sub === '') s.type.strategy.defaults?.(next, cur.obj);
+  trackUpdate(s, cur.obj, next, sub);
   const attrs = {
     operation: 'UPDATE' as const,
     type: s.type,

@@ -4,28 +4,44 @@ import type { SchemaRegistry } from '../schema/registry.js';
 import type { SchemaNode } from '../schema/types.js';
 import { isEmptyObject, isObject } from './json-util.js';
 import { comparePE, parsePE, pathString, serializePE, type Path, type PathElement } from './path-element.js';
-import { asAssociativeList, asGranularMap, declares, fieldType, listItemPE, schemaTypes, type TypeNode } from './schema-types.js';
+import { asAssociativeList, asGranularMap, declares, fieldType, schemaTypes, type TypeNode } from './schema-types.js';
 
 export * from './path-element.js';
 
-interface Child {
+export interface FieldSetChild {
   readonly pe: PathElement;
   readonly set: FieldSet;
 }
 
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, FieldSetChild> = new Map();
+
 /**
  * A set of field paths. `members` are paths ending at this node; `children` hold paths that go
- * deeper. Children are never empty. Treat sets as immutable once built: operations may share
- * subtrees with their inputs.
+ * deeper. Children are never empty. Treat sets as immutable once built: operations share subtrees
+ * with their inputs and return an input itself when the result equals it.
  */
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, Child>();
+  private m?: Map<string, PathElement>;
+  private c?: Map<string, FieldSetChild>;
+
+  get members(): ReadonlyMap<string, PathElement> {
+    return this.m ?? NO_MEMBERS;
+  }
+
+  get children(): ReadonlyMap<string, FieldSetChild> {
+    return this.c ?? NO_CHILDREN;
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
     for (const p of paths) s.insert(p);
     return s;
+  }
+
+  /** Plain field paths in dotted form, e.g. `FieldSet.fields('status', 'metadata.labels')` (reset fields). */
+  static fields(...dotted: string[]): FieldSet {
+    return FieldSet.of(...dotted.map((d) => d.split('.').map((name): PathElement => ({ t: 'f', name }))));
   }
 
   /** Adds a path (the empty path, "the whole object", is never tracked). */
@@ -37,20 +53,21 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement, key = serializePE(pe)): void {
-    this.members.set(key, pe);
+    (this.m ??= new Map()).set(key, pe);
   }
 
   /** Attaches a non-empty subset under pe (replacing any previous one). */
   addChild(pe: PathElement, set: FieldSet, key = serializePE(pe)): void {
-    if (!set.isEmpty()) this.children.set(key, { pe, set });
+    if (!set.isEmpty()) (this.c ??= new Map()).set(key, { pe, set });
   }
 
   private descend(pe: PathElement): FieldSet {
     const key = serializePE(pe);
-    let c = this.children.get(key);
+    this.c ??= new Map();
+    let c = this.c.get(key);
     if (!c) {
       c = { pe, set: new FieldSet() };
-      this.children.set(key, c);
+      this.c.set(key, c);
     }
     return c.set;
   }
@@ -71,7 +88,7 @@ export class FieldSet {
   }
 
   isEmpty(): boolean {
-    return this.members.size === 0 && this.children.size === 0;
+    return (this.m === undefined || this.m.size === 0) && (this.c === undefined || this.c.size === 0);
   }
 
   /** Number of paths in the set. */
@@ -82,23 +99,37 @@ export class FieldSet {
   }
 
   union(o: FieldSet): FieldSet {
-    if (o.isEmpty()) return this;
+    if (o === this || o.isEmpty()) return this;
     if (this.isEmpty()) return o;
+    let same = true;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of o.members) out.members.set(k, pe);
+    for (const [k, pe] of this.members) out.addMember(pe, k);
+    for (const [k, pe] of o.members) {
+      if (!this.members.has(k)) {
+        out.addMember(pe, k);
+        same = false;
+      }
+    }
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
-      out.children.set(k, oc ? { pe: c.pe, set: c.set.union(oc.set) } : c);
+      const u = oc ? c.set.union(oc.set) : c.set;
+      if (u !== c.set) same = false;
+      out.addChild(c.pe, u, k);
     }
-    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, c);
-    return out;
+    for (const [k, c] of o.children) {
+      if (!this.children.has(k)) {
+        out.addChild(c.pe, c.set, k);
+        same = false;
+      }
+    }
+    return same ? this : out;
   }
 
   intersection(o: FieldSet): FieldSet {
+    if (o === this) return this;
     const out = new FieldSet();
     if (this.isEmpty() || o.isEmpty()) return out;
-    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.addMember(pe, k);
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
       if (oc) out.addChild(c.pe, c.set.intersection(oc.set), k);
@@ -108,29 +139,33 @@ export class FieldSet {
 
   /** Paths in this set and not in o (a parent path does not remove its children). */
   difference(o: FieldSet): FieldSet {
-    if (o.isEmpty() || this.isEmpty()) return this;
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const oc = o.children.get(k);
-      if (oc) out.addChild(c.pe, c.set.difference(oc.set), k);
-      else out.children.set(k, c);
-    }
-    return out;
+    return this.minus(o, false);
   }
 
   /** Like difference, but a path in o also removes every path below it. */
   recursiveDifference(o: FieldSet): FieldSet {
+    return this.minus(o, true);
+  }
+
+  private minus(o: FieldSet, recursive: boolean): FieldSet {
     if (o.isEmpty() || this.isEmpty()) return this;
+    let same = true;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      if (o.members.has(k)) continue;
-      const oc = o.children.get(k);
-      if (oc) out.addChild(c.pe, c.set.recursiveDifference(oc.set), k);
-      else out.children.set(k, c);
+    for (const [k, pe] of this.members) {
+      if (o.members.has(k)) same = false;
+      else out.addMember(pe, k);
     }
-    return out;
+    for (const [k, c] of this.children) {
+      if (recursive && o.members.has(k)) {
+        same = false;
+        continue;
+      }
+      const oc = o.children.get(k);
+      const d = oc ? c.set.minus(oc.set, recursive) : c.set;
+      if (d !== c.set) same = false;
+      out.addChild(c.pe, d, k);
+    }
+    return same ? this : out;
   }
 
   equals(o: FieldSet): boolean {
@@ -162,12 +197,12 @@ export class FieldSet {
 
   /** The FieldsV1 JSON object: keys sorted as upstream, "." marking a member that also has children. */
   toFieldsV1(): Record<string, unknown> {
-    const keys = new Map<string, PathElement>();
-    for (const [k, pe] of this.members) keys.set(k, pe);
-    for (const [k, c] of this.children) keys.set(k, c.pe);
-    const sorted = [...keys].sort((a, b) => comparePE(a[1], b[1]));
+    const entries: [string, PathElement][] = [];
+    for (const [k, pe] of this.members) entries.push([k, pe]);
+    for (const [k, c] of this.children) if (!this.members.has(k)) entries.push([k, c.pe]);
+    if (entries.length > 1) entries.sort(byPE);
     const out: Record<string, unknown> = {};
-    for (const [k] of sorted) {
+    for (const [k] of entries) {
       const c = this.children.get(k);
       if (!c) out[k] = {};
       else if (this.members.has(k)) out[k] = { '.': {}, ...c.set.toFieldsV1() };
@@ -186,6 +221,12 @@ export class FieldSet {
   }
 }
 
+function byPE(a: [string, PathElement], b: [string, PathElement]): number {
+  // Field names compare as strings, like their keys; other kinds need the value order.
+  if (a[1].t === 'f' && b[1].t === 'f') return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+  return comparePE(a[1], b[1]);
+}
+
 const EMPTY = new FieldSet();
 
 function parseInto(obj: Record<string, unknown>, out: FieldSet): void {
@@ -194,7 +235,7 @@ function parseInto(obj: Record<string, unknown>, out: FieldSet): void {
     const pe = parsePE(key);
     const v = obj[key];
     if (!isObject(v)) throw new Error(`FieldsV1 value for ${JSON.stringify(key)} must be an object`);
-    const canonical = serializePE(pe);
+    const canonical = pe.t === 'f' ? key : serializePE(pe);
     let hasChildKeys = false;
     for (const k in v) {
       if (k !== '.') {
@@ -256,9 +297,9 @@ function collect(value: unknown, t: TypeNode, out: FieldSet): void {
     const arr = value as unknown[];
     for (let i = 0; i < arr.length; i++) {
       const item = arr[i];
-      let pe = listItemPE(list, item);
-      if (typeof pe === 'string') pe = { t: 'i', index: i };
-      const key = serializePE(pe);
+      const ik = list.itemKey(item);
+      const pe: PathElement = typeof ik === 'string' ? { t: 'i', index: i } : ik.pe;
+      const key = typeof ik === 'string' ? 'i:' + i : ik.key;
       out.addMember(pe, key);
       if (item !== null && !isLeaf(it, item)) {
         const sub = new FieldSet();

@@ -21,6 +21,8 @@ export interface ManagerState {
   subresource?: string;
   time?: string;
   set: FieldSet;
+  /** The wire fieldsV1 this set was decoded from, reused while the set is unchanged. */
+  decoded?: { set: FieldSet; fieldsV1: Record<string, unknown> };
 }
 
 /** Managers by identifier. */
@@ -55,17 +57,27 @@ export function decodeManagedFields(entries: unknown): Managers {
     const manager = typeof e.manager === 'string' ? e.manager : '';
     const apiVersion = typeof e.apiVersion === 'string' ? e.apiVersion : '';
     const subresource = typeof e.subresource === 'string' && e.subresource ? e.subresource : undefined;
-    const state: ManagerState = {
-      manager,
-      operation: e.operation,
-      apiVersion,
-      set: e.fieldsV1 === undefined || e.fieldsV1 === null ? new FieldSet() : FieldSet.fromFieldsV1(e.fieldsV1),
-    };
+    const state: ManagerState = { manager, operation: e.operation, apiVersion, set: decodeFields(e.fieldsV1) };
+    if (isObject(e.fieldsV1)) state.decoded = { set: state.set, fieldsV1: e.fieldsV1 };
     if (subresource) state.subresource = subresource;
     if (typeof e.time === 'string' && e.time) state.time = e.time;
     out.set(managerId(manager, e.operation, apiVersion, subresource), state);
   });
   return out;
+}
+
+const decodedSets = new WeakMap<object, FieldSet>();
+
+/** Parses fieldsV1, memoized per object (stored objects are decoded again on every write). */
+function decodeFields(v: unknown): FieldSet {
+  if (v === undefined || v === null) return new FieldSet();
+  if (!isObject(v)) return FieldSet.fromFieldsV1(v);
+  let s = decodedSets.get(v);
+  if (!s) {
+    s = FieldSet.fromFieldsV1(v);
+    decodedSets.set(v, s);
+  }
+  return s;
 }
 
 /** `[]` or `[{}]` in a write asks to clear managedFields. */
@@ -122,7 +134,7 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
     const e = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion } as ManagedFieldsEntry;
     if (m.time) e.time = m.time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = m.set.toFieldsV1();
+    e.fieldsV1 = m.decoded?.set === m.set ? m.decoded.fieldsV1 : m.set.toFieldsV1();
     if (m.subresource) e.subresource = m.subresource;
     out.push(e);
   }

@@ -4,7 +4,7 @@
 import { OBJECT_META, type SchemaRegistry } from '../schema/registry.js';
 import type { SchemaNode } from '../schema/types.js';
 import { isObject } from './json-util.js';
-import { keyPE, type PathElement } from './path-element.js';
+import { goJson, type PathElement } from './path-element.js';
 
 export type ListRelation = 'atomic' | 'set' | 'map';
 
@@ -36,15 +36,28 @@ export interface ListType extends Common {
   item(): TypeNode;
   /** Schema default of a key field (used when an item omits it), or undefined. */
   keyDefault(name: string): unknown;
+  /** Path element and its serialized key for an item, or an error message. */
+  itemKey(item: unknown): ItemKey | string;
+}
+
+export interface ItemKey {
+  readonly pe: PathElement;
+  readonly key: string;
 }
 
 export interface MapType extends Common {
   readonly kind: 'map';
   readonly atomic: boolean;
+  /** Declared fields only (no map values): a struct. */
+  readonly struct: boolean;
   /** Whether `name` is a declared struct field (owned only through its leaves). */
   declares(name: string): boolean;
   /** Type of a field or map value; deduced for fields the schema does not know. */
   field(name: string): TypeNode;
+  /** Path element of a field (shared for declared fields). */
+  fieldPE(name: string): PathElement;
+  /** Whether the schema lists `name` as required. */
+  requires(name: string): boolean;
 }
 
 export const SCALAR: ScalarType = { kind: 'scalar', nullable: false };
@@ -58,6 +71,7 @@ class ListView implements ListType {
   readonly kind = 'list';
   private itemType?: TypeNode;
   private defaults?: Map<string, unknown>;
+  private sortedKeys?: (readonly [string, string])[];
   constructor(
     private readonly types: SchemaTypes,
     readonly rel: ListRelation,
@@ -80,12 +94,33 @@ class ListView implements ListType {
     }
     return this.defaults.get(name);
   }
+  itemKey(item: unknown): ItemKey | string {
+    if (this.rel === 'set') return { pe: { t: 'v', value: item }, key: 'v:' + goJson(item) };
+    if (item === null) return 'associative list with keys may not have a null element';
+    if (!isObject(item)) return 'associative list with keys may not have non-map elements';
+    const names = (this.sortedKeys ??= this.keys.map((k) => [k, goJson(k)] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    const fields: [string, unknown][] = [];
+    let key = 'k:{';
+    for (let i = 0; i < names.length; i++) {
+      const [name, json] = names[i]!;
+      let v = item[name];
+      if (v === undefined) {
+        v = this.keyDefault(name);
+        if (v === undefined) return `associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`;
+      }
+      fields.push([name, v]);
+      key += (i ? ',' : '') + json + ':' + goJson(v);
+    }
+    return { pe: { t: 'k', key: fields }, key: key + '}' };
+  }
 }
 
 class MapView implements MapType {
   readonly kind = 'map';
   private readonly cache = new Map<string, TypeNode>();
+  private readonly pes = new Map<string, PathElement>();
   private elemType?: TypeNode;
+  readonly struct: boolean;
   constructor(
     private readonly types: SchemaTypes,
     readonly atomic: boolean,
@@ -93,9 +128,24 @@ class MapView implements MapType {
     private readonly elem: SchemaNode | 'deduced' | undefined,
     readonly nullable: boolean,
     private readonly overrides?: Record<string, TypeNode>,
-  ) {}
+    private readonly required?: readonly string[],
+  ) {
+    this.struct = props !== undefined && elem === undefined;
+  }
+  requires(name: string): boolean {
+    return this.required !== undefined && this.required.includes(name);
+  }
   declares(name: string): boolean {
     return (this.props !== undefined && Object.hasOwn(this.props, name)) || (this.overrides !== undefined && Object.hasOwn(this.overrides, name));
+  }
+  fieldPE(name: string): PathElement {
+    if (!this.declares(name)) return { t: 'f', name };
+    let pe = this.pes.get(name);
+    if (!pe) {
+      pe = { t: 'f', name };
+      this.pes.set(name, pe);
+    }
+    return pe;
   }
   field(name: string): TypeNode {
     const over = this.overrides?.[name];
@@ -140,18 +190,18 @@ export class SchemaTypes {
     let t = this.roots.get(schema);
     if (!t) {
       const r = this.reg.resolve(schema);
-      t = this.withMeta(r.properties, r.properties ? mapElem(r) : 'deduced');
+      t = this.withMeta(r.properties, r.properties ? mapElem(r) : 'deduced', r.required);
       this.roots.set(schema, t);
     }
     return t;
   }
 
-  private withMeta(props: Record<string, SchemaNode> | undefined, elem: SchemaNode | 'deduced' | undefined): TypeNode {
+  private withMeta(props: Record<string, SchemaNode> | undefined, elem: SchemaNode | 'deduced' | undefined, required?: string[]): TypeNode {
     const metaDef = this.reg.get(OBJECT_META);
     const declared = props?.metadata ? this.reg.resolve(props.metadata) : undefined;
     const overrides: Record<string, TypeNode> = {};
     if (metaDef && !declared?.properties) overrides.metadata = this.of(metaDef);
-    return new MapView(this, false, props, elem, false, overrides);
+    return new MapView(this, false, props, elem, false, overrides, required);
   }
 
   private build(node: SchemaNode): TypeNode {
@@ -162,7 +212,7 @@ export class SchemaTypes {
     const preserve = r['x-kubernetes-preserve-unknown-fields'] === true;
     if (r.type === 'object' || r.properties || r.additionalProperties !== undefined) {
       if (!r.properties && (r.additionalProperties === undefined || r.additionalProperties === false) && !preserve) return UNTYPED;
-      return new MapView(this, r['x-kubernetes-map-type'] === 'atomic', r.properties, mapElem(r), nullable);
+      return new MapView(this, r['x-kubernetes-map-type'] === 'atomic', r.properties, mapElem(r), nullable, undefined, r.required);
     }
     if (r.type && SCALAR_TYPES.has(r.type)) return nullable ? SCALAR_NULLABLE : SCALAR;
     if (preserve) return DEDUCED;
@@ -224,17 +274,6 @@ export function declares(t: TypeNode, name: string): boolean {
 
 /** Path element of a list item, or an error message (missing key field, non-object item). */
 export function listItemPE(t: ListType, item: unknown): PathElement | string {
-  if (t.rel === 'set') return { t: 'v', value: item };
-  if (item === null) return 'associative list with keys may not have a null element';
-  if (!isObject(item)) return 'associative list with keys may not have non-map elements';
-  const fields: [string, unknown][] = [];
-  for (const k of t.keys) {
-    let v = item[k];
-    if (v === undefined) {
-      v = t.keyDefault(k);
-      if (v === undefined) return `associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`;
-    }
-    fields.push([k, v]);
-  }
-  return keyPE(fields);
+  const k = t.itemKey(item);
+  return typeof k === 'string' ? k : k.pe;
 }

@@ -4,15 +4,25 @@
 import { FieldSet, isLeaf } from './fieldpath.js';
 import { isEmptyObject, isObject, jsonEqual, type JsonObject } from './json-util.js';
 import { PatchError } from './patch-error.js';
-import { peString, serializePE, type PathElement } from './path-element.js';
-import { asAssociativeList, asGranularMap, DEDUCED, declares, fieldType, listItemPE, type ListType, type TypeNode } from './schema-types.js';
+import { peString, type PathElement } from './path-element.js';
+import { asAssociativeList, asGranularMap, DEDUCED, declares, fieldType, type ItemKey, type ListType, type TypeNode } from './schema-types.js';
+
+/** Key of a list item; items without a valid key (only in stored objects) fall back to their index. */
+function itemKey(list: ListType, item: unknown, index: number): ItemKey {
+  const k = list.itemKey(item);
+  return typeof k === 'string' ? { pe: { t: 'i', index }, key: 'i:' + index } : k;
+}
 
 /**
  * Copies an applied configuration, dropping nulls where the schema does not allow them (a null
  * there means "unset", as when a typed object is decoded) and rejecting map-list items without
- * their key fields or with duplicate keys. `at` is the path shown in errors.
+ * their key fields or with duplicate keys.
  */
-export function prepareConfig(value: unknown, t: TypeNode, at = ''): unknown {
+export function prepareConfig(value: unknown, t: TypeNode): unknown {
+  return prepare(value, t, []);
+}
+
+function prepare(value: unknown, t: TypeNode, at: PathElement[]): unknown {
   const map = asGranularMap(t, value);
   if (map) {
     const obj = value as JsonObject;
@@ -25,7 +35,9 @@ export function prepareConfig(value: unknown, t: TypeNode, at = ''): unknown {
         if (ct.nullable) out[k] = null;
         continue;
       }
-      out[k] = prepareConfig(v, ct, at + '.' + k);
+      at.push({ t: 'f', name: k });
+      out[k] = prepare(v, ct, at);
+      at.pop();
     }
     return out;
   }
@@ -34,17 +46,22 @@ export function prepareConfig(value: unknown, t: TypeNode, at = ''): unknown {
     const arr = value as unknown[];
     const seen = new Set<string>();
     const it = list.item();
-    return arr.map((item, i) => {
-      const pe = listItemPE(list, item);
-      if (typeof pe === 'string') throw new PatchError('BadRequest', `${at}: element ${i}: ${pe}`);
-      const key = serializePE(pe);
-      if (seen.has(key)) throw new PatchError('BadRequest', `${at}: duplicate entries for key ${peString(pe)}`);
-      seen.add(key);
-      return prepareConfig(item, it, `${at}${peString(pe)}`);
-    });
+    const out: unknown[] = new Array(arr.length);
+    for (let i = 0; i < arr.length; i++) {
+      const k = list.itemKey(arr[i]);
+      if (typeof k === 'string') throw new PatchError('BadRequest', `${pathOf(at)}: element ${i}: ${k}`);
+      if (seen.has(k.key)) throw new PatchError('BadRequest', `${pathOf(at)}: duplicate entries for key ${peString(k.pe)}`);
+      seen.add(k.key);
+      at.push(k.pe);
+      out[i] = prepare(arr[i], it, at);
+      at.pop();
+    }
+    return out;
   }
   return copyJson(value);
 }
+
+const pathOf = (at: PathElement[]): string => at.map(peString).join('');
 
 function copyJson(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
@@ -54,14 +71,13 @@ function copyJson(v: unknown): unknown {
   return out;
 }
 
-function itemPE(list: ListType, item: unknown, index: number): PathElement {
-  const pe = listItemPE(list, item);
-  return typeof pe === 'string' ? { t: 'i', index } : pe;
+function emptyMap(v: unknown): boolean {
+  return v === undefined || v === null || isEmptyObject(v);
 }
 
-const bothEmptyMaps = (l: unknown, r: unknown): boolean => (l === undefined || l === null || isEmptyObject(l)) && (r === undefined || r === null || isEmptyObject(r));
-const bothEmptyLists = (l: unknown, r: unknown): boolean =>
-  (l === undefined || l === null || (Array.isArray(l) && l.length === 0)) && (r === undefined || r === null || (Array.isArray(r) && r.length === 0));
+function emptyList(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
 
 /**
  * Merges an applied configuration (rhs) into an object (lhs): rhs wins on leaves, granular maps
@@ -72,40 +88,43 @@ export function merge(l: unknown, r: unknown, t: TypeNode): unknown {
   if (r === undefined) return l;
   if (l === undefined) return r;
   const lm = asGranularMap(t, l);
-  const rm = asGranularMap(t, r);
-  if (lm && rm) {
-    if (bothEmptyMaps(l, r)) return r;
+  if (lm && isObject(r)) {
+    if (emptyMap(l) && emptyMap(r)) return r;
     const lo = l as JsonObject;
-    const ro = r as JsonObject;
     const out: JsonObject = {};
-    for (const k in lo) out[k] = k in ro ? merge(lo[k], ro[k], fieldType(lm, k)) : lo[k];
-    for (const k in ro) if (!(k in lo)) out[k] = ro[k];
+    for (const k in lo) out[k] = k in r ? merge(lo[k], r[k], fieldType(lm, k)) : lo[k];
+    for (const k in r) if (!(k in lo)) out[k] = r[k];
     return out;
   }
   const ll = asAssociativeList(t, l);
-  const rl = asAssociativeList(t, r);
-  if (ll && rl) {
-    if (bothEmptyLists(l, r)) return r;
-    return mergeList(l as unknown[], r as unknown[], ll);
+  if (ll && Array.isArray(r)) {
+    if (emptyList(l) && emptyList(r)) return r;
+    return mergeList(l as unknown[], r, ll);
   }
   return r;
 }
 
 function mergeList(lhs: unknown[], rhs: unknown[], t: ListType): unknown[] {
   const it = t.item();
-  const rKeys = rhs.map((item, i) => serializePE(itemPE(t, item, i)));
-  const lKeys = lhs.map((item, i) => serializePE(itemPE(t, item, i)));
+  const rKeys = new Array<string>(rhs.length);
   const rByKey = new Map<string, unknown>();
-  rKeys.forEach((k, i) => rByKey.has(k) || rByKey.set(k, rhs[i]));
+  for (let i = 0; i < rhs.length; i++) {
+    const k = itemKey(t, rhs[i], i).key;
+    rKeys[i] = k;
+    if (!rByKey.has(k)) rByKey.set(k, rhs[i]);
+  }
+  const lKeys = new Array<string>(lhs.length);
   const lByKey = new Map<string, unknown>();
-  lKeys.forEach((k, i) => lByKey.has(k) || lByKey.set(k, lhs[i]));
+  for (let i = 0; i < lhs.length; i++) {
+    const k = itemKey(t, lhs[i], i).key;
+    lKeys[i] = k;
+    if (!lByKey.has(k)) lByKey.set(k, lhs[i]);
+  }
   // Shared items are emitted in rhs order; live-only items stay where they were relative to them.
-  const shared = rKeys.filter((k) => lByKey.has(k));
+  const shared: string[] = [];
+  for (const k of rKeys) if (lByKey.has(k)) shared.push(k);
   let sharedPos = 0;
   let nextShared: string | undefined = shared[sharedPos++];
-  const advance = (): void => {
-    nextShared = shared[sharedPos++];
-  };
   const emitted = new Set<string>();
   const out: unknown[] = [];
   let li = 0;
@@ -118,7 +137,7 @@ function mergeList(lhs: unknown[], rhs: unknown[], t: ListType): unknown[] {
         emitted.add(lk);
         li++;
         ri++;
-        advance();
+        nextShared = shared[sharedPos++];
         continue;
       }
       if (rByKey.has(lk) && nextShared !== undefined && nextShared !== lk) {
@@ -143,7 +162,7 @@ function mergeList(lhs: unknown[], rhs: unknown[], t: ListType): unknown[] {
       if (!emitted.has(rk)) out.push(merge(lByKey.get(rk), rByKey.get(rk), it));
       emitted.add(rk);
       ri++;
-      if (nextShared === rk) advance();
+      if (nextShared === rk) nextShared = shared[sharedPos++];
     }
   }
   return out;
@@ -155,37 +174,41 @@ export interface Comparison {
   removed: FieldSet;
 }
 
+/** Comparison sets of one node, created on first use. */
+class Diff {
+  added?: FieldSet;
+  modified?: FieldSet;
+  removed?: FieldSet;
+  add(which: 'added' | 'modified' | 'removed', pe: PathElement, key: string): void {
+    (this[which] ??= new FieldSet()).addMember(pe, key);
+  }
+  attach(sub: Diff, pe: PathElement, key: string): void {
+    if (sub.added) (this.added ??= new FieldSet()).addChild(pe, sub.added, key);
+    if (sub.modified) (this.modified ??= new FieldSet()).addChild(pe, sub.modified, key);
+    if (sub.removed) (this.removed ??= new FieldSet()).addChild(pe, sub.removed, key);
+  }
+}
+
 /**
  * Field-level differences from l to r. Leaves (and atomic values) are added, removed or modified;
  * granular maps and list items that appear or disappear are recorded too. Paths in `ignore` (and
- * everything below them) are skipped.
+ * everything below them) are skipped. With `zeroStructs` (built-in kinds), struct fields reached
+ * from the root through struct fields, and their required fields, count as always present, as in
+ * upstream's zero-valued Go structs: their appearing or disappearing is not itself a change.
  */
-export function compareTyped(l: unknown, r: unknown, t: TypeNode, ignore?: FieldSet): Comparison {
-  const out: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareChildren(l, r, t, out, ignore);
-  return out;
+export function compareTyped(l: unknown, r: unknown, t: TypeNode, ignore?: FieldSet, zeroStructs = false): Comparison {
+  const d = new Diff();
+  compareChildren(l, r, t, d, ignore, zeroStructs);
+  return { added: d.added ?? new FieldSet(), modified: d.modified ?? new FieldSet(), removed: d.removed ?? new FieldSet() };
 }
 
-function compareChildren(l: unknown, r: unknown, t: TypeNode, out: Comparison, ignore: FieldSet | undefined): void {
+function compareChildren(l: unknown, r: unknown, t: TypeNode, out: Diff, ignore: FieldSet | undefined, structChain: boolean): void {
   const map = asGranularMap(t, l ?? r) ?? asGranularMap(t, r);
   if (map) {
     const lo = isObject(l) ? l : undefined;
     const ro = isObject(r) ? r : undefined;
-    if (lo) {
-      for (const k in lo) {
-        const key = 'f:' + k;
-        if (ignore?.members.has(key)) continue;
-        compareEntry({ t: 'f', name: k }, key, lo[k], ro?.[k], fieldType(map, k), out, ignore?.withPrefix(key));
-      }
-    }
-    if (ro) {
-      for (const k in ro) {
-        if (lo && k in lo) continue;
-        const key = 'f:' + k;
-        if (ignore?.members.has(key)) continue;
-        compareEntry({ t: 'f', name: k }, key, undefined, ro[k], fieldType(map, k), out, ignore?.withPrefix(key));
-      }
-    }
+    if (lo) for (const k in lo) compareField(map, k, lo[k], ro?.[k], out, ignore, structChain);
+    if (ro) for (const k in ro) if (!lo || !(k in lo)) compareField(map, k, undefined, ro[k], out, ignore, structChain);
     return;
   }
   const list = asAssociativeList(t, Array.isArray(l) ? l : r);
@@ -194,41 +217,63 @@ function compareChildren(l: unknown, r: unknown, t: TypeNode, out: Comparison, i
   const la = Array.isArray(l) ? l : [];
   const ra = Array.isArray(r) ? r : [];
   const lByKey = new Map<string, { pe: PathElement; v: unknown }>();
-  la.forEach((item, i) => {
-    const pe = itemPE(list, item, i);
-    const key = serializePE(pe);
-    if (!lByKey.has(key)) lByKey.set(key, { pe, v: item });
-  });
+  for (let i = 0; i < la.length; i++) {
+    const { pe, key } = itemKey(list, la[i], i);
+    if (!lByKey.has(key)) lByKey.set(key, { pe, v: la[i] });
+  }
   const seen = new Set<string>();
-  ra.forEach((item, i) => {
-    const pe = itemPE(list, item, i);
-    const key = serializePE(pe);
-    if (seen.has(key)) return;
+  for (let i = 0; i < ra.length; i++) {
+    const { pe, key } = itemKey(list, ra[i], i);
+    if (seen.has(key)) continue;
     seen.add(key);
-    if (ignore?.members.has(key)) return;
-    compareEntry(pe, key, lByKey.get(key)?.v, item, it, out, ignore?.withPrefix(key));
-  });
+    if (ignore?.members.has(key)) continue;
+    compareEntry(pe, key, lByKey.get(key)?.v, ra[i], it, out, ignore?.withPrefix(key), false);
+  }
   for (const [key, { pe, v }] of lByKey) {
     if (seen.has(key) || ignore?.members.has(key)) continue;
-    compareEntry(pe, key, v, undefined, it, out, ignore?.withPrefix(key));
+    compareEntry(pe, key, v, undefined, it, out, ignore?.withPrefix(key), false);
   }
 }
 
-function compareEntry(pe: PathElement, key: string, lv: unknown, rv: unknown, t: TypeNode, out: Comparison, ignore: FieldSet | undefined): void {
+function compareField(map: ReturnType<typeof asGranularMap> & object, k: string, lv: unknown, rv: unknown, out: Diff, ignore: FieldSet | undefined, structChain: boolean): void {
+  const key = 'f:' + k;
+  if (ignore?.members.has(key)) return;
+  const ct = fieldType(map, k);
+  const chain = structChain && ct.kind === 'map' && ct.struct && declares(map, k);
+  // Required fields of zero-valued structs are present too (as null): only their contents change.
+  const present = chain || (structChain && map.kind === 'map' && map.requires(k));
+  compareEntry(map.kind === 'map' ? map.fieldPE(k) : { t: 'f', name: k }, key, lv, rv, ct, out, ignore?.withPrefix(key), chain, present);
+}
+
+function compareEntry(
+  pe: PathElement,
+  key: string,
+  lv: unknown,
+  rv: unknown,
+  t: TypeNode,
+  out: Diff,
+  ignore: FieldSet | undefined,
+  zeroStruct: boolean,
+  alwaysPresent = zeroStruct,
+): void {
   if (lv === undefined && rv === undefined) return;
+  if (zeroStruct) {
+    // A zero-valued struct: absent, null and {} are the same value.
+    if (lv === undefined || lv === null) lv = {};
+    if (rv === undefined || rv === null) rv = {};
+  }
   if (isLeafPair(t, lv, rv)) {
-    if (lv === undefined) out.added.addMember(pe, key);
-    else if (rv === undefined) out.removed.addMember(pe, key);
-    else if (!jsonEqual(lv, rv)) out.modified.addMember(pe, key);
+    if (lv === undefined) out.add('added', pe, key);
+    else if (rv === undefined) out.add('removed', pe, key);
+    else if (!jsonEqual(lv, rv)) out.add('modified', pe, key);
     return;
   }
-  const sub: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareChildren(lv, rv, t, sub, ignore);
-  out.added.addChild(pe, sub.added, key);
-  out.modified.addChild(pe, sub.modified, key);
-  out.removed.addChild(pe, sub.removed, key);
-  if (lv === undefined) out.added.addMember(pe, key);
-  else if (rv === undefined) out.removed.addMember(pe, key);
+  const sub = new Diff();
+  compareChildren(lv, rv, t, sub, ignore, zeroStruct);
+  out.attach(sub, pe, key);
+  if (alwaysPresent) return;
+  if (lv === undefined) out.add('added', pe, key);
+  else if (rv === undefined) out.add('removed', pe, key);
 }
 
 /** Whether l/r are compared as whole values: atomic types, mismatched shapes, or both empty. */
@@ -239,7 +284,7 @@ function isLeafPair(t: TypeNode, l: unknown, r: unknown): boolean {
     if (r === null || l === null) return true;
     if (Array.isArray(l) !== Array.isArray(r) || isObject(l) !== isObject(r)) return true;
   }
-  return Array.isArray(present) ? bothEmptyLists(l, r) : bothEmptyMaps(l, r);
+  return Array.isArray(present) ? emptyList(l) && emptyList(r) : emptyMap(l) && emptyMap(r);
 }
 
 /**
@@ -267,14 +312,15 @@ export function removeItems(value: unknown, set: FieldSet, t: TypeNode): unknown
   const list = asAssociativeList(t, value);
   if (list) {
     const it = list.item();
+    const arr = value as unknown[];
     const out: unknown[] = [];
-    (value as unknown[]).forEach((item, i) => {
-      const key = serializePE(itemPE(list, item, i));
-      if (set.members.has(key)) return;
+    for (let i = 0; i < arr.length; i++) {
+      const { key } = itemKey(list, arr[i], i);
+      if (set.members.has(key)) continue;
       const sub = set.children.get(key);
-      const v = sub ? removeItems(item, sub.set, it) : item;
+      const v = sub ? removeItems(arr[i], sub.set, it) : arr[i];
       if (v !== undefined) out.push(v);
-    });
+    }
     return out.length ? out : undefined;
   }
   return value;
@@ -284,16 +330,16 @@ export function removeItems(value: unknown, set: FieldSet, t: TypeNode): unknown
 export function ensureNamedFieldsAreMembers(set: FieldSet, t: TypeNode): FieldSet {
   if (set.children.size === 0) return set;
   const out = new FieldSet();
-  for (const [k, pe] of set.members) out.members.set(k, pe);
+  for (const [k, pe] of set.members) out.addMember(pe, k);
   for (const [k, c] of set.children) {
     let ct: TypeNode;
     if (c.pe.t === 'f') {
       ct = t.kind === 'map' ? t.field(c.pe.name) : DEDUCED;
-      if (declares(t, c.pe.name)) out.members.set(k, c.pe);
+      if (declares(t, c.pe.name)) out.addMember(c.pe, k);
     } else {
       ct = t.kind === 'list' ? t.item() : DEDUCED;
     }
-    out.children.set(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, ct) });
+    out.addChild(c.pe, ensureNamedFieldsAreMembers(c.set, ct), k);
   }
   return out;
 }

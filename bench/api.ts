@@ -1,0 +1,45 @@
+// API benchmark: GET of one object and POST of small objects over HTTP, 64 keep-alive connections,
+// beside a raw node:http server answering the same bytes (measured in the same run).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChild } from './lib/child.js';
+import { runLoad, type LoadResult } from './lib/http-load.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 64;
+
+function report(name: string, r: LoadResult, c: LoadResult): void {
+  console.log(`api ${name} requests/s ${Math.round(r.rps)} (ceiling ${Math.round(c.rps)}, ratio ${(r.rps / c.rps).toFixed(2)})`);
+  console.log(`api ${name} p50 ${r.p50.toFixed(2)}ms (ceiling ${c.p50.toFixed(2)}ms, ratio ${(c.p50 / r.p50).toFixed(2)})`);
+  console.log(`api ${name} p99 ${r.p99.toFixed(2)}ms (ceiling ${c.p99.toFixed(2)}ms, ratio ${(c.p99 / r.p99).toFixed(2)})`);
+  if (r.errors) console.log(`api ${name} errors ${r.errors}`);
+}
+
+export async function benchApi(): Promise<void> {
+  const api = await startChild('serve-api.ts');
+  const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } };
+  await fetch(`${api.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ns) });
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(200) } };
+  await fetch(`${api.url}/api/v1/namespaces/bench/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm) });
+  const getBytes = Buffer.from(await (await fetch(`${api.url}/api/v1/namespaces/bench/configmaps/one`)).arrayBuffer());
+  const postBody = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `p-${i}`, labels: { app: 'bench' } }, data: { key: 'value' } });
+  const postBytes = Buffer.from(
+    await (await fetch(`${api.url}/api/v1/namespaces/bench/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: postBody(-1) })).arrayBuffer(),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  writeFileSync(join(dir, 'get'), getBytes);
+  writeFileSync(join(dir, 'post'), postBytes);
+  const raw = await startChild('serve-raw.ts', [join(dir, 'get'), join(dir, 'post')]);
+  try {
+    const getApi = await runLoad({ url: `${api.url}/api/v1/namespaces/bench/configmaps/one`, method: 'GET', concurrency: CONCURRENCY, seconds: SECONDS });
+    const getRaw = await runLoad({ url: `${raw.url}/x`, method: 'GET', concurrency: CONCURRENCY, seconds: SECONDS });
+    report('get', getApi, getRaw);
+    const postApi = await runLoad({ url: `${api.url}/api/v1/namespaces/bench/configmaps`, method: 'POST', body: postBody, concurrency: CONCURRENCY, seconds: SECONDS });
+    const postRaw = await runLoad({ url: `${raw.url}/x`, method: 'POST', body: postBody, concurrency: CONCURRENCY, seconds: SECONDS });
+    report('post', postApi, postRaw);
+  } finally {
+    await api.stop();
+    await raw.stop();
+  }
+}

@@ -1,0 +1,44 @@
+// Starts a benchmark server in a child process (so load generator and server each get a core).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface ChildServer {
+  url: string;
+  proc: ChildProcess;
+  /** Peak resident set size of the child in bytes (sampled from /proc). */
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+export async function startChild(script: string, args: string[] = []): Promise<ChildServer> {
+  const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/^URL (\S+)$/m);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (c) => reject(new Error(`${script} exited with ${c}`)));
+  });
+  // VmHWM is the kernel's record of the peak resident set size
+  const peakRss = () => {
+    try {
+      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+      return m ? Number(m[1]) * 1024 : NaN;
+    } catch {
+      return NaN;
+    }
+  };
+  return {
+    url,
+    proc,
+    peakRss,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// Lists and watch fan-out with realistic pods, each beside a raw node:http ceiling in the same run.
+import { Agent, request } from 'node:http';
+import { startChild, type ChildServer } from './lib/child.js';
+
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
+const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 30);
+const WRITES_PER_SECOND = 200;
+const TABLE = 'application/json;as=Table;g=meta.service.io;v=v1';
+
+async function timed(url: string, accept = 'application/json'): Promise<{ ms: number; bytes: number; body: string }> {
+  const t0 = performance.now();
+  const r = await fetch(url, { headers: { Accept: accept } });
+  const body = await r.text();
+  return { ms: performance.now() - t0, bytes: body.length, body };
+}
+
+async function median(runs: number, fn: () => Promise<number>): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) xs.push(await fn());
+  xs.sort((a, b) => a - b);
+  return xs[Math.floor(xs.length / 2)]!;
+}
+
+function line(metric: string, v: number, ceiling: number, unit: string): void {
+  console.log(`list-watch ${metric} ${v.toFixed(1)}${unit} (ceiling ${ceiling.toFixed(1)}${unit}, ratio ${(ceiling / v).toFixed(2)})`);
+}
+
+async function pagedList(base: string, limit: number): Promise<{ first: number; total: number; items: number }> {
+  const t0 = performance.now();
+  let first = 0;
+  let cont = '';
+  let items = 0;
+  for (;;) {
+    const r = await fetch(`${base}/api/v1/namespaces/bench/pods?limit=${limit}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+    const body = (await r.json()) as { items: unknown[]; metadata: { continue?: string } };
+    items += body.items.length;
+    if (!first) first = performance.now() - t0;
+    if (!body.metadata.continue) break;
+    cont = body.metadata.continue;
+  }
+  return { first, total: performance.now() - t0, items };
+}
+
+async function lists(n: number): Promise<void> {
+  const api = await startChild('serve-api.ts', ['memory', '', '--seed-pods', String(n)]);
+  const raw = await startChild('serve-raw-list.ts', [String(n)]);
+  try {
+    const url = `${api.url}/api/v1/namespaces/bench/pods`;
+    const full = await median(3, async () => (await timed(url)).ms);
+    const fullRaw = await median(3, async () => (await timed(`${raw.url}/pods`)).ms);
+    const size = (await timed(url)).bytes;
+    line(`${n / 1000}k pods full list (${(size / 1e6).toFixed(1)} MB)`, full, fullRaw, 'ms');
+    const paged = await pagedList(api.url, 500);
+    const firstRaw = await median(3, async () => (await timed(`${raw.url}/pods?limit=500`)).ms);
+    line(`${n / 1000}k pods paged list limit=500 first page`, paged.first, firstRaw, 'ms');
+    line(`${n / 1000}k pods paged list limit=500 total (${paged.items} items)`, paged.total, fullRaw, 'ms');
+    const table = await median(3, async () => (await timed(url, TABLE)).ms);
+    line(`${n / 1000}k pods Table list`, table, fullRaw, 'ms');
+    console.log(`list-watch ${n / 1000}k pods peak server RSS ${(api.peakRss() / 2 ** 20).toFixed(0)} MiB (ceiling ${(raw.peakRss() / 2 ** 20).toFixed(0)} MiB, ratio ${(raw.peakRss() / api.peakRss()).toFixed(2)})`);
+  } finally {
+    await api.stop();
+    await raw.stop();
+  }
+}
+
+interface FanOut {
+  p50: number;
+  p99: number;
+  delivered: number;
+  rss: number;
+}
+
+async function fanOut(server: ChildServer, watchPath: string, postPath: string): Promise<FanOut> {
+  const agent = new Agent({ keepAlive: false, maxSockets: WATCHERS + 16 });
+  const latencies: number[] = [];
+  const reqs: ReturnType<typeof request>[] = [];
+  const u = new URL(server.url);
+  await Promise.all(
+    Array.from(
+      { length: WATCHERS },
+      () =>
+        new Promise<void>((resolve) => {
+          const req = request({ agent, host: u.hostname, port: u.port, path: watchPath }, (res) => {
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              const now = performance.timeOrigin + performance.now();
+              for (const m of chunk.matchAll(/"bench\/sent":"(\d+(?:\.\d+)?)"/g)) latencies.push(now - Number(m[1]));
+            });
+            resolve();
+          });
+          req.on('error', () => resolve());
+          req.end();
+          reqs.push(req);
+        }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  const writeAgent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const total = WATCH_SECONDS * WRITES_PER_SECOND;
+  const t0 = performance.now();
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / WRITES_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `w-${i}`, namespace: 'bench', annotations: { 'bench/sent': String(performance.timeOrigin + performance.now()) } },
+      data: { payload: 'x'.repeat(512) },
+    });
+    inflight.push(
+      new Promise<void>((resolve) => {
+        const req = request({ agent: writeAgent, host: u.hostname, port: u.port, path: postPath, method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', () => resolve());
+        req.end(body);
+      }),
+    );
+    if (inflight.length > 64) await Promise.all(inflight.splice(0, 32));
+  }
+  await Promise.all(inflight);
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const r of reqs) r.destroy();
+  agent.destroy();
+  writeAgent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+  return { p50: q(0.5), p99: q(0.99), delivered: latencies.length, rss: server.peakRss() };
+}
+
+async function watch(): Promise<void> {
+  const api = await startChild('serve-api.ts', ['memory', '', '--seed-pods', '10']);
+  const a = await fanOut(api, '/api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=0', '/api/v1/namespaces/bench/configmaps');
+  await api.stop();
+  const raw = await startChild('serve-raw-list.ts', ['10']);
+  const c = await fanOut(raw, '/configmaps?watch=1', '/configmaps');
+  await raw.stop();
+  const expected = WATCHERS * WATCH_SECONDS * WRITES_PER_SECOND;
+  console.log(`list-watch watch fan-out ${WATCHERS} watchers x ${WRITES_PER_SECOND} writes/s x ${WATCH_SECONDS}s: delivered ${a.delivered}/${expected} (ceiling ${c.delivered})`);
+  line('watch delivery latency p50', a.p50, c.p50, 'ms');
+  line('watch delivery latency p99', a.p99, c.p99, 'ms');
+  console.log(`list-watch watch fan-out peak server RSS ${(a.rss / 2 ** 20).toFixed(0)} MiB (ceiling ${(c.rss / 2 ** 20).toFixed(0)} MiB, ratio ${(c.rss / a.rss).toFixed(2)})`);
+}
+
+export async function benchListWatch(): Promise<void> {
+  for (const n of (process.env.BENCH_PODS ?? '10000,100000').split(',').map(Number)) await lists(n);
+  await watch();
+}
