@@ -213,6 +213,20 @@ for (const [name, def] of Object.entries(SYNTHESIZED)) {
   }
 }
 
+// Defaults that upstream publishes (OpenAPI v3) but v2 lacks, needed where they key associative lists:
+// server-side apply fills a missing list-map key from its default.
+const KNOWN_DEFAULTS = {
+  'io.k8s.api.core.v1.ContainerPort': { protocol: 'TCP' },
+  'io.k8s.api.core.v1.ServicePort': { protocol: 'TCP' },
+  'io.k8s.api.core.v1.EndpointPort': { protocol: 'TCP' },
+};
+for (const [name, fields] of Object.entries(KNOWN_DEFAULTS)) {
+  for (const [field, value] of Object.entries(fields)) {
+    const prop = result[name]?.properties?.[field];
+    if (prop) result[name].properties[field] = { ...prop, default: value };
+  }
+}
+
 // One definition per line: diff-friendly and compact.
 const names = Object.keys(result).sort();
 const lines = names.map((n, i) => `  ${JSON.stringify(n)}: ${JSON.stringify(result[n])}${i < names.length - 1 ? ',' : ''}`);
