@@ -5,6 +5,8 @@ const benches: Record<string, () => Promise<void>> = {
   etcd: () => import('./etcd.js').then((m) => m.benchEtcd()),
   api: () => import('./api.js').then((m) => m.benchApi()),
   'list-watch': () => import('./list-watch.js').then((m) => m.benchListWatch()),
+  encodings: () => import('./encodings.js').then((m) => m.benchEncodings()),
+  writes: () => import('./writes.js').then((m) => m.benchWrites()),
 };
 
 async function main(): Promise<void> {
