@@ -20,7 +20,8 @@ for (const name of wanted) {
 if (missing.length > 0) {
   console.error(`ensure-debian: installing ${missing.join(' ')} ...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const run = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env });
+  // Test files may install the same package at once: wait for apt's lock instead of failing on it.
+  const run = (args) => spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'inherit', env });
   let r = run(['install', '-y', '--no-install-recommends', ...missing]);
   if (r.status !== 0) {
     run(['update']);

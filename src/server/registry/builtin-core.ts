@@ -1,7 +1,7 @@
 // Core (v1) kinds of the built-in table.
 import { ageSince } from './age.js';
 import { type Obj, ageColumn, arr, builtinType, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
-import { podColumns, podStrategy } from './builtin-pod.js';
+import { podColumns, podStrategy, withEviction } from './builtin-pod.js';
 import { serviceColumns, serviceStrategy } from './builtin-service.js';
 import * as fe from './schema/field-errors.js';
 import type { FieldError, KubeObject, ResourceType, Strategy, TableColumn } from './types.js';
@@ -12,11 +12,19 @@ const core = 'io.k8s.api.core.v1.';
 
 const namespaceStrategy: Strategy = {
   nameValidation: 'label',
-  defaults(o) {
+  defaults(o, old) {
     const spec = ensure(o as Obj, 'spec');
-    setDefault(spec, 'finalizers', ['kubernetes']);
-    const st = ensure(o as Obj, 'status');
-    setDefault(st, 'phase', 'Active');
+    if (old) {
+      // spec.finalizers change only through namespaces/{name}/finalize (status through /status)
+      const before = obj(old.spec).finalizers;
+      if (before === undefined) delete spec.finalizers;
+      else spec.finalizers = structuredClone(before);
+    } else {
+      // a new namespace is Active and always carries the namespace controller's finalizer
+      const finalizers = arr(spec.finalizers);
+      spec.finalizers = finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'];
+      (o as Obj).status = { phase: 'Active' };
+    }
     const meta = (o.metadata ??= {});
     if (meta.name) meta.labels = { ...(meta.labels ?? {}), 'kubernetes.io/metadata.name': meta.name };
   },
@@ -30,6 +38,12 @@ const namespaceStrategy: Strategy = {
   },
   fieldSelectors: { 'status.phase': (o) => str(obj(o.status).phase) },
 };
+
+/** namespaces/{name}/finalize: where spec.finalizers are changed (the namespace controller's finalizer among them). */
+function withFinalize(t: ResourceType): ResourceType {
+  t.subresources.push({ name: 'finalize', kind: 'Namespace', verbs: ['update'] });
+  return t;
+}
 
 // ---- ConfigMap / Secret ----
 
@@ -345,14 +359,14 @@ const pvColumns: TableColumn[] = [
 ];
 
 export const coreTypes: ResourceType[] = [
-  builtinType({
+  withFinalize(builtinType({
     group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', schemaRef: core + 'Namespace', scope: 'Cluster',
-    shortNames: ['ns'], columns: [col('Status', (o) => str(obj(o.status).phase)), ageColumn], strategy: namespaceStrategy,
-  }),
-  builtinType({
+    shortNames: ['ns'], status: true, columns: [col('Status', (o) => str(obj(o.status).phase)), ageColumn], strategy: namespaceStrategy,
+  })),
+  withEviction(builtinType({
     group: '', version: 'v1', kind: 'Pod', plural: 'pods', schemaRef: core + 'Pod', scope: 'Namespaced',
     shortNames: ['po'], categories: ['all'], status: true, columns: podColumns, strategy: podStrategy,
-  }),
+  })),
   builtinType({
     group: '', version: 'v1', kind: 'Service', plural: 'services', schemaRef: core + 'Service', scope: 'Namespaced',
     shortNames: ['svc'], categories: ['all'], status: true, columns: serviceColumns, strategy: serviceStrategy,

@@ -5,7 +5,7 @@ import { type Obj, ageColumn, arr, col, ensure, num, obj, orNone, setDefault, st
 import { dns1123LabelErrors } from './meta-validation.js';
 import * as fe from './schema/field-errors.js';
 import { parseQuantity } from './schema/quantity.js';
-import type { FieldError, KubeObject, Strategy, TableColumn } from './types.js';
+import type { FieldError, KubeObject, ResourceType, Strategy, TableColumn } from './types.js';
 
 // ---- defaults ----
 
@@ -332,3 +332,9 @@ export const podStrategy: Strategy = {
 };
 
 export { podColumns };
+
+/** pods/eviction: the virtual sub-resource that deletes a pod honouring its PodDisruptionBudget (POST an Eviction). */
+export function withEviction(t: ResourceType): ResourceType {
+  t.subresources.push({ name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
+  return t;
+}

@@ -97,9 +97,15 @@ export class ResourceStore {
 
   async read(namespace: string | undefined, name: string, revision?: number): Promise<StoredObject | undefined> {
     const key = this.key(namespace, name);
-    const res = await this.store.get(key, revision);
-    if (!res.kv) return undefined;
-    return { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+    try {
+      const res = await this.store.get(key, revision);
+      if (!res.kv) return undefined;
+      return { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+    } catch (e) {
+      // an undecodable object is reported as corrupt, naming its key
+      if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(new StoreError('Corrupt', e.message, e.revision, e.key ?? key), this.target(name));
+      throw e;
+    }
   }
 
   async mustRead(namespace: string | undefined, name: string): Promise<StoredObject> {
@@ -206,7 +212,7 @@ export class ResourceStore {
     const bytes = encodeForStorage(next);
     const oldBytes = encodeForStorage(old.obj);
     if (bytesEqual(bytes, oldBytes)) return { obj: old.obj, deleted: false };
-    const finalizing = !!next.metadata!.deletionTimestamp && (next.metadata!.finalizers ?? []).length === 0;
+    const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);
     if (opts.dryRun) {
       next.metadata!.resourceVersion = old.obj.metadata!.resourceVersion;
       return { obj: next, deleted: finalizing };
@@ -250,6 +256,21 @@ export class ResourceStore {
   }
 }
 
+/**
+ * Upstream's ShouldDeleteDuringUpdate: an update removes an object in deletion once its last finalizer is gone,
+ * unless a grace period is still running (pods); a namespace also needs its spec.finalizers emptied.
+ */
+export function shouldDeleteDuringUpdate(type: ResourceType, next: KubeObject, old: KubeObject): boolean {
+  const om = old.metadata ?? {};
+  if ((next.metadata?.finalizers ?? []).length > 0 || !om.deletionTimestamp) return false;
+  if (om.deletionGracePeriodSeconds !== undefined && om.deletionGracePeriodSeconds !== 0) return false;
+  if (type.group === '' && type.plural === 'namespaces') {
+    const specFinalizers = (next.spec as { finalizers?: unknown[] } | undefined)?.finalizers ?? [];
+    if (specFinalizers.length > 0) return false;
+  }
+  return true;
+}
+
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -272,7 +293,8 @@ export function mapStoreError(e: unknown, t: Target): unknown {
     case 'Unavailable':
       return errors.unavailable(`storage is unavailable: ${e.message}`);
     case 'Corrupt':
-      return errors.internal(`object "${t.name ?? e.key ?? ''}" (${t.resource}) is corrupt: ${e.message}`);
+      // upstream's StorageError text (code 7 = ErrCodeCorruptObj); the unsafe deleter recognises "corrupt object"
+      return errors.internal(`StorageError: corrupt object, Code: 7, Key: ${e.key ?? t.name ?? ''}, ResourceVersion: 0, AdditionalErrorMsg: ${e.message}`);
     default:
       return errors.internal(e.message);
   }

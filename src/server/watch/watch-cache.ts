@@ -79,7 +79,11 @@ export class WatchCache {
   }
 
   start(): Promise<void> {
-    this.started ??= this.load();
+    // a failed load (store down) must be retried by the next caller, not cached
+    this.started ??= this.load().catch((e) => {
+      this.started = undefined;
+      throw e;
+    });
     return this.started;
   }
 

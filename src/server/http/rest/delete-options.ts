@@ -1,5 +1,6 @@
 // DeleteOptions: read from the body or, when there is none, from the query (as upstream), and validated
 // with upstream's rules and messages.
+import { MEDIA } from '../../../api/media.js';
 import { errors } from '../../../api/status.js';
 import type { FeatureGates } from '../../features.js';
 import type { FieldError } from '../../registry/types.js';
@@ -27,14 +28,15 @@ export interface DeleteOptions {
 export const isDryRun = (o: DeleteOptions): boolean => (o.dryRun ?? []).length > 0;
 
 const META_GROUP = 'meta.service.io';
-const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.service.protobuf'];
+const BODY_TYPES = [MEDIA.json, MEDIA.yaml, MEDIA.protobuf];
 
 /** The request's DeleteOptions: the body when it has one, the query parameters otherwise. */
-export async function readDeleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
+export async function readDeleteOptions(req: IncomingMessage, query: URLSearchParams, gates?: FeatureGates): Promise<DeleteOptions> {
   const buf = await readBody(req);
   if (buf.length > 0) {
-    const dec = bodyDecoders.get(bodyEssence(req.headers['content-type']));
-    if (!dec) throw errors.unsupportedMediaType(BODY_TYPES);
+    const ct = bodyEssence(req.headers['content-type']);
+    const dec = bodyDecoders.get(ct);
+    if (!dec || (ct === MEDIA.cbor && !gates?.CBORServingAndStorage)) throw errors.unsupportedMediaType(BODY_TYPES);
     return fromBody(dec(buf).value);
   }
   return fromQuery(query);

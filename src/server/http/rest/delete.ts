@@ -37,7 +37,7 @@ export function deletedStatus(type: ResourceType, obj: KubeObject): Status {
 export async function handleDelete(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
   if (s.info.subresource) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const n = negotiateFor(s);
-  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query), s.gates);
+  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query, s.gates), s.gates);
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) await authorizeUnsafeDelete(s);
   const result = await deleteObject({ store: s.rs.store, admission: deps.admission }, s.type, s.info.namespace, s.info.name, opts, s.user);
   const { code, body } = deleteResponse(s.type, s.info.name, opts, result);
@@ -59,7 +59,7 @@ export function deleteResponse(type: ResourceType, name: string, opts: DeleteOpt
 export async function handleDeleteCollection(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
   const n = negotiateFor(s);
   const listOpts = parseListOptions(s.query, s.type);
-  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query), s.gates);
+  const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query, s.gates), s.gates);
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true)
     throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
       {

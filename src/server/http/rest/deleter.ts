@@ -195,8 +195,9 @@ function setFinalizers(meta: ObjectMeta, finalizers: string[]): void {
   else delete meta.finalizers;
 }
 
+/** A deadline at whole-second precision, rounded up so that a grace period is never cut short. */
 function timestampAt(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date(Math.ceil(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** upstream markAsDeleting: deletionTimestamp now (unless an earlier one is set), grace period 0, generation bump. */

@@ -1,10 +1,8 @@
-// create (POST), update (PUT), delete and deletecollection.
+// create (POST) and update (PUT): the shared create and update paths used by every write verb.
 import { errors } from '../../../api/status.js';
 import type { StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
-import { readBody, bodyEssence } from '../body.js';
-import { bodyDecoders } from '../body-decoders.js';
 import type { RequestScope } from '../scope.js';
 import { checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
 import { respondObject } from './output.js';
@@ -115,51 +113,4 @@ async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, n
   const next = fromScale(s.type, structuredClone(cur.obj), body);
   const updated = await updateObject(s, deps, next, cur, '', dryRun);
   respondObject(s, 200, toScale(s.type, updated));
-}
-
-export interface DeleteOptionsBody {
-  dryRun?: string[];
-  gracePeriodSeconds?: number;
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
-}
-
-/** DeleteOptions from the body (JSON/YAML) merged with query parameters. */
-export async function readDeleteOptions(s: RequestScope): Promise<DeleteOptionsBody & { dryRunAll: boolean }> {
-  const buf = await readBody(s.req);
-  let opts: DeleteOptionsBody = {};
-  if (buf.length > 0) {
-    const dec = bodyDecoders.get(bodyEssence(s.req.headers['content-type']));
-    if (!dec) throw errors.unsupportedMediaType(['application/json', 'application/yaml']);
-    const v = dec(buf).value;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw errors.badRequest('DeleteOptions must be an object');
-    opts = v as DeleteOptionsBody;
-  }
-  const q = s.query;
-  if (q.has('gracePeriodSeconds')) {
-    const n = Number(q.get('gracePeriodSeconds'));
-    if (!Number.isInteger(n)) throw errors.badRequest(`gracePeriodSeconds: Invalid value: "${q.get('gracePeriodSeconds')}": must be an integer`);
-    opts.gracePeriodSeconds = n;
-  }
-  if (q.has('orphanDependents')) opts.orphanDependents = q.get('orphanDependents') === 'true';
-  if (q.has('propagationPolicy')) opts.propagationPolicy = q.get('propagationPolicy') as DeleteOptionsBody['propagationPolicy'];
-  if (q.has('ignoreStoreReadErrorWithClusterBreakingPotential'))
-    opts.ignoreStoreReadErrorWithClusterBreakingPotential = q.get('ignoreStoreReadErrorWithClusterBreakingPotential') === 'true';
-  let dryRunAll = dryRunOf(q);
-  if (Array.isArray(opts.dryRun)) {
-    for (const v of opts.dryRun) if (v !== 'All') throw errors.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
-    dryRunAll ||= opts.dryRun.includes('All');
-  }
-  const pp = opts.propagationPolicy;
-  if (pp !== undefined && pp !== 'Orphan' && pp !== 'Background' && pp !== 'Foreground')
-    throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
-      { type: 'FieldValueNotSupported', field: 'propagationPolicy', detail: `Unsupported value: "${pp}": supported values: "Foreground", "Background", "Orphan"` },
-    ]);
-  if (pp !== undefined && opts.orphanDependents !== undefined)
-    throw errors.invalid('meta.service.io', 'DeleteOptions', '', [
-      { type: 'FieldValueInvalid', field: 'propagationPolicy', detail: 'Invalid value: "' + pp + '": orphanDependents and deletionPropagation cannot be both set' },
-    ]);
-  return { ...opts, dryRunAll };
 }

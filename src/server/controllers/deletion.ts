@@ -1,0 +1,34 @@
+// Starts the controllers that complete deletions (garbage collector, namespace termination, pod grace periods)
+// on one shared feed of every stored object.
+import { GarbageCollector } from './garbage-collector.js';
+import { NamespaceController } from './namespace-controller.js';
+import { ObjectFeed } from './object-feed.js';
+import { PodGraceController } from './pod-grace.js';
+import type { ControllerDeps } from './controller-support.js';
+
+export interface DeletionControllers {
+  gc: GarbageCollector;
+  namespaces: NamespaceController;
+  pods: PodGraceController;
+  stop(): Promise<void>;
+}
+
+export async function startDeletionControllers(deps: ControllerDeps): Promise<DeletionControllers> {
+  const feed = new ObjectFeed(deps.store, deps.log);
+  const gc = new GarbageCollector(deps, feed);
+  const namespaces = new NamespaceController(deps);
+  const pods = new PodGraceController(deps);
+  feed.subscribe(gc);
+  feed.subscribe(namespaces);
+  feed.subscribe(pods);
+  await feed.start();
+  return {
+    gc,
+    namespaces,
+    pods,
+    async stop() {
+      feed.stop();
+      await Promise.all([gc.stop(), namespaces.stop(), pods.stop()]);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// A de-duplicating work queue with one worker: a key queued while it is being processed runs again afterwards;
+// failures are retried with a per-key exponential backoff.
+
+export class WorkQueue {
+  private pending = new Set<string>();
+  private active?: string;
+  private again = false;
+  private timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
+  private failures = new Map<string, number>();
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private handler: (key: string) => Promise<void>,
+    private onError: (key: string, err: unknown) => void = () => {},
+  ) {}
+
+  add(key: string): void {
+    if (this.stopped) return;
+    if (this.active === key) this.again = true;
+    else this.pending.add(key);
+    this.kick();
+  }
+
+  /** Queues the key after delayMs; of several delayed adds of one key the earliest wins. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.stopped) return;
+    const due = Date.now() + delayMs;
+    const cur = this.timers.get(key);
+    if (cur) {
+      if (cur.due <= due) return;
+      clearTimeout(cur.timer);
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, delayMs);
+    timer.unref();
+    this.timers.set(key, { timer, due });
+  }
+
+  private kick(): void {
+    if (this.running || this.pending.size === 0) return;
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+      this.kick();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped && this.pending.size > 0) {
+      const key = this.pending.values().next().value as string;
+      this.pending.delete(key);
+      this.active = key;
+      this.again = false;
+      try {
+        await this.handler(key);
+        this.failures.delete(key);
+      } catch (e) {
+        if (this.stopped) return;
+        const n = (this.failures.get(key) ?? 0) + 1;
+        this.failures.set(key, n);
+        this.onError(key, e);
+        this.addAfter(key, Math.min(100 * 2 ** n, 30_000));
+      } finally {
+        this.active = undefined;
+        if (this.again) this.pending.add(key);
+      }
+    }
+  }
+
+  /** Resolves once nothing is queued or running (delayed adds excluded). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t.timer);
+    this.timers.clear();
+    this.pending.clear();
+    await this.running;
+  }
+}
