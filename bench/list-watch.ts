@@ -70,7 +70,7 @@ interface FanOut {
   rss: number;
 }
 
-async function fanOut(server: ChildServer, watchPath: string, postPath: string): Promise<FanOut> {
+export async function fanOut(server: ChildServer, watchPath: string, postPath: string): Promise<FanOut> {
   const agent = new Agent({ keepAlive: false, maxSockets: WATCHERS + 16 });
   const latencies: number[] = [];
   const reqs: ReturnType<typeof request>[] = [];
@@ -131,7 +131,7 @@ async function fanOut(server: ChildServer, watchPath: string, postPath: string):
   return { p50: q(0.5), p99: q(0.99), delivered: latencies.length, rss: server.peakRss() };
 }
 
-async function watch(): Promise<void> {
+export async function watch(): Promise<void> {
   const api = await startChild('serve-api.ts', ['memory', '', '--seed-pods', '10']);
   const a = await fanOut(api, '/api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=0', '/api/v1/namespaces/bench/configmaps');
   await api.stop();

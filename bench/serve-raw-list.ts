@@ -10,6 +10,7 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   if (url.searchParams.get('watch')) {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
     watchers.add(res);
     res.on('close', () => watchers.delete(res));
     return;
