@@ -27,7 +27,9 @@ if (builtAt === 0 || sourcesAt > builtAt) {
   }
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'server', 'main.ts'), '--static-dir', join(root, 'dist'), ...process.argv.slice(2)], {
+// resolve tsx from this checkout, whatever the caller's working directory
+const tsx = import.meta.resolve('tsx');
+const child = spawn(process.execPath, ['--import', tsx, join(root, 'src', 'server', 'main.ts'), '--static-dir', join(root, 'dist'), ...process.argv.slice(2)], {
   cwd: process.cwd(),
   stdio: 'inherit',
 });
