@@ -67,6 +67,8 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
   admission.add(namespaceLifecycle(deps));
+  const crds = new CrdController({ store, types, admission, log });
+  admission.add(crds.terminationAdmission());
   const openapi = new OpenAPIService(types);
   const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
   const shutdown = new AbortController();
@@ -171,7 +173,6 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const url = `${scheme}://${flags.bindAddress.includes(':') ? `[${flags.bindAddress}]` : flags.bindAddress}:${port}`;
 
   const initialize = async (): Promise<void> => {
-    const crds = new CrdController(store, types, log);
     await crds.start();
     closers.push(() => crds.stop());
     const deletion = await startDeletionControllers({ store, types, admission, log });

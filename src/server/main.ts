@@ -1,6 +1,6 @@
 // CLI entry point: `periscope [flags]` (see --help).
 import { startServer } from './app.js';
-import { FlagError, flagsHelp, parseFlags } from './flags.js';
+import { FlagError, flagsHelp, parseFlags, type ServerFlags } from './flags.js';
 import { ConfigLoadError, describeLoadedConfigs, loadServerConfigs } from '../config/load.js';
 
 async function main(argv: string[]): Promise<void> {
@@ -17,6 +17,10 @@ async function main(argv: string[]): Promise<void> {
       process.exit(2);
     }
     throw e;
+  }
+  if (flags.kubeconfig) {
+    await runProxy(flags);
+    return;
   }
   try {
     const configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
@@ -48,6 +52,25 @@ async function main(argv: string[]): Promise<void> {
         process.exit(1);
       },
     );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Proxy mode (--kubeconfig): serve the explorer and forward the API to that cluster. */
+async function runProxy(flags: ServerFlags): Promise<void> {
+  const { startProxyServer } = await import('./proxy/proxy.js');
+  let proxy;
+  try {
+    proxy = await startProxyServer(flags);
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`Periscope explorer listening on ${proxy.url}, proxying the API to ${proxy.target} (context ${proxy.context})\n`);
+  const stop = (sig: string) => {
+    process.stderr.write(`${sig}: shutting down\n`);
+    void proxy.close().then(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -127,6 +127,27 @@ describe('namespace deletion', () => {
     expect((await api.get('/api/v1/namespaces/extra')).status).toBe(404);
   });
 
+  it('refuses to delete the immortal namespaces', async () => {
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      if ((await api.get(`/api/v1/namespaces/${name}`)).status === 404) expect((await api.post('/api/v1/namespaces', ns(name))).status).toBe(201);
+      for (const body of [undefined, { dryRun: ['All'] }]) {
+        const r = await api.del(`/api/v1/namespaces/${name}`, body);
+        expect(r.status).toBe(403);
+        expect(r.body).toMatchObject({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'Forbidden',
+          code: 403,
+          message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
+          details: { name, kind: 'namespaces' },
+        });
+      }
+      const g = await api.get(`/api/v1/namespaces/${name}`);
+      expect(g.body.status.phase).toBe('Active');
+      expect(g.body.metadata.deletionTimestamp).toBeUndefined();
+    }
+  });
+
   it('checks preconditions, and dry-run changes nothing', async () => {
     const c = (await api.post('/api/v1/namespaces', ns('careful'))).body;
     const bad = await api.del('/api/v1/namespaces/careful', { preconditions: { uid: 'other' } });

@@ -1,94 +1,185 @@
-// Serves the resource types defined by CustomResourceDefinitions: registers them as CRDs appear,
-// marks them Established, and on deletion removes every custom object before letting the CRD go.
+// Serves the resource types defined by CustomResourceDefinitions: registers them as CRDs appear, marks them
+// Established, and on deletion (upstream's CRD finalizer controller) deletes every custom object through the normal
+// delete path, so their finalizers are respected: the CRD stays, with condition Terminating, until all are gone.
+// While it terminates its types stay served (finalizers can be removed) but creates are refused.
+import { failure } from '../../api/status.js';
+import type { AdmissionPlugin } from '../http/admission.js';
+import { deleteObject } from '../http/rest/deleter.js';
 import { crdEstablishedStatus, resourceTypesFromCRD } from '../registry/crd.js';
 import { typePrefix } from '../registry/keys.js';
-import type { TypeRegistry } from '../registry/registry.js';
-import { decodeFromStorage, encodeForStorage } from '../registry/resource-store.js';
+import { decodeFromStorage, encodeForStorage, nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import { StoreError, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
+import { StoreError, type StoreEvent, type StoreWatch } from '../storage/types.js';
+import { isGoneOrChanged, typeForResource, type ControllerDeps } from './controller-support.js';
+import { parseKey } from './object-feed.js';
 
 export const CRD_PREFIX = '/registry/apiextensions.service.io/customresourcedefinitions/';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.service.io';
+export const CRD_FINALIZER_USER = 'system:apiserver';
+
+const MAX_RETRY_MS = 30_000;
 
 interface CrdSpec {
   group: string;
   names: { plural: string };
 }
 
+type Condition = { type: string; status: string; lastTransitionTime?: string; reason: string; message: string };
+
+const conditionsOf = (crd: KubeObject): Condition[] => {
+  const c = (crd.status as { conditions?: unknown } | undefined)?.conditions;
+  return Array.isArray(c) ? (c as Condition[]) : [];
+};
+
+const isEstablished = (crd: KubeObject) => conditionsOf(crd).some((c) => c.type === 'Established' && c.status === 'True');
+
+/** upstream SetCRDCondition: lastTransitionTime moves only when the status changes; false when nothing changed. */
+function setCondition(crd: KubeObject, want: Condition): boolean {
+  const status = (crd.status ??= {}) as { conditions?: Condition[] };
+  const conds = conditionsOf(crd);
+  const cur = conds.find((c) => c.type === want.type);
+  if (cur && cur.status === want.status && cur.reason === want.reason && cur.message === want.message) return false;
+  if (!cur) conds.push({ type: want.type, status: want.status, lastTransitionTime: nowTimestamp(), reason: want.reason, message: want.message });
+  else {
+    if (cur.status !== want.status) cur.lastTransitionTime = nowTimestamp();
+    Object.assign(cur, { status: want.status, reason: want.reason, message: want.message });
+  }
+  status.conditions = conds;
+  return true;
+}
+
+const terminating = (status: 'True' | 'False', reason: string, message: string): Condition => ({ type: 'Terminating', status, reason, message });
+
 export class CrdController {
   private watch?: StoreWatch;
   private queue: Promise<void> = Promise.resolve();
+  private queued = new Set<string>();
   private stopped = false;
+  /** `${group}/${plural}` of CRDs being deleted: their types are still served, but creates are refused */
+  private terminatingResources = new Set<string>();
+  /** CRD key → watch over its custom objects while it waits for them to go */
+  private instanceWatches = new Map<string, StoreWatch>();
+  private retries = new Map<string, { timer?: NodeJS.Timeout; attempts: number }>();
 
-  constructor(
-    private store: RevisionedStore,
-    private types: TypeRegistry,
-    private log: (l: string) => void = () => {},
-  ) {}
+  constructor(private deps: ControllerDeps) {}
 
   async start(): Promise<void> {
-    const page = await this.store.range({ prefix: CRD_PREFIX });
-    for (const kv of page.kvs) await this.reconcile(kv.key);
+    const page = await this.deps.store.range({ prefix: CRD_PREFIX });
+    for (const kv of page.kvs) this.enqueue(kv.key);
+    await this.idle();
     this.watchFrom(page.revision);
   }
 
   private watchFrom(rev: number): void {
-    this.watch = this.store.watch(CRD_PREFIX, rev, {
+    this.watch = this.deps.store.watch(CRD_PREFIX, rev, {
       onEvents: (events: StoreEvent[]) => {
         for (const ev of events) this.enqueue(ev.kv.key, ev.type === 'delete' ? ev.kv : undefined);
       },
       onError: (err: StoreError) => {
         if (this.stopped) return;
         // history gone or backend hiccup: resync from a fresh list
-        this.log(`crd controller: watch ended (${err.message}); resyncing`);
-        setTimeout(() => void this.start().catch((e) => this.log(`crd controller: resync failed: ${e}`)), 500).unref();
+        this.deps.log(`crd controller: watch ended (${err.message}); resyncing`);
+        setTimeout(() => void this.start().catch((e) => this.deps.log(`crd controller: resync failed: ${e}`)), 500).unref();
       },
     });
   }
 
   /** Waits until every queued reconcile has run (tests, shutdown). */
   async idle(): Promise<void> {
-    await this.queue;
+    let q;
+    do {
+      q = this.queue;
+      await q;
+    } while (q !== this.queue);
+  }
+
+  /** Admission: refuses to create custom objects of a CRD that is being deleted (upstream crdHandler). */
+  terminationAdmission(): AdmissionPlugin {
+    return {
+      name: 'CustomResourceDefinitionTerminating',
+      admit: (a) => {
+        if (a.operation !== 'CREATE' || a.subresource !== '' || !this.terminatingResources.has(`${a.type.group}/${a.type.plural}`)) return;
+        throw failure(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group: a.type.group, kind: a.type.plural });
+      },
+    };
   }
 
   private enqueue(key: string, deletedKv?: { value: Uint8Array; modRevision: number; createRevision: number; key: string }): void {
+    if (this.stopped) return;
+    if (!deletedKv) {
+      // a reconcile already waiting covers this change too
+      if (this.queued.has(key)) return;
+      this.queued.add(key);
+    }
     this.queue = this.queue.then(async () => {
+      if (!deletedKv) this.queued.delete(key);
+      if (this.stopped) return;
       try {
-        if (deletedKv) this.unregister(decodeFromStorage(deletedKv));
+        if (deletedKv) this.forget(key, decodeFromStorage(deletedKv));
         else await this.reconcile(key);
+        this.clearRetry(key);
       } catch (e) {
-        this.log(`crd controller: ${key}: ${(e as Error).message}`);
+        this.deps.log(`crd controller: ${key}: ${(e as Error).message}`);
+        this.retryLater(key);
       }
     });
+  }
+
+  private retryLater(key: string): void {
+    const r = this.retries.get(key) ?? { attempts: 0 };
+    r.attempts++;
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = setTimeout(() => this.enqueue(key), Math.min(250 * 2 ** r.attempts, MAX_RETRY_MS));
+    r.timer.unref();
+    this.retries.set(key, r);
+  }
+
+  private clearRetry(key: string): void {
+    const r = this.retries.get(key);
+    if (r?.timer) clearTimeout(r.timer);
+    this.retries.delete(key);
   }
 
   stop(): void {
     this.stopped = true;
     this.watch?.stop();
+    for (const w of this.instanceWatches.values()) w.stop();
+    this.instanceWatches.clear();
+    for (const r of this.retries.values()) if (r.timer) clearTimeout(r.timer);
+    this.retries.clear();
   }
 
-  private unregister(crd: KubeObject): void {
+  /** The CRD is gone from the store: stop serving its types. */
+  private forget(key: string, crd: KubeObject): void {
+    this.stopInstanceWatch(key);
+    this.clearRetry(key);
     const spec = crd.spec as CrdSpec | undefined;
-    if (spec?.group && spec.names?.plural) this.types.replaceGroupResource(spec.group, spec.names.plural, []);
+    if (!spec?.group || !spec.names?.plural) return;
+    this.terminatingResources.delete(`${spec.group}/${spec.names.plural}`);
+    this.unserve(spec);
+  }
+
+  private unserve(spec: CrdSpec): void {
+    if (this.deps.types.versionsOf(spec.group, spec.names.plural).length > 0) this.deps.types.replaceGroupResource(spec.group, spec.names.plural, []);
   }
 
   private async reconcile(key: string): Promise<void> {
-    const got = await this.store.get(key);
+    const got = await this.deps.store.get(key);
     if (!got.kv) return;
     const crd = decodeFromStorage(got.kv);
     const spec = crd.spec as CrdSpec;
     if (crd.metadata?.deletionTimestamp) {
-      await this.cleanup(crd);
+      await this.finalize(key, crd);
       return;
     }
     let types;
     try {
       types = resourceTypesFromCRD(crd);
     } catch (e) {
-      this.log(`crd controller: ${crd.metadata?.name}: cannot serve: ${(e as Error).message}`);
+      this.deps.log(`crd controller: ${crd.metadata?.name}: cannot serve: ${(e as Error).message}`);
       return;
     }
-    this.types.replaceGroupResource(spec.group, spec.names.plural, types);
+    this.deps.types.replaceGroupResource(spec.group, spec.names.plural, types);
     await this.mutate(key, (obj) => {
       const status = crdEstablishedStatus(obj);
       const finalizers = obj.metadata!.finalizers ?? [];
@@ -100,23 +191,54 @@ export class CrdController {
     });
   }
 
-  /** Deletion: stop serving, delete every custom object, then drop the cleanup finalizer. */
-  private async cleanup(crd: KubeObject): Promise<void> {
+  /**
+   * Deletion (upstream crd_finalizer.go): condition Terminating/InstanceDeletionInProgress, delete every custom object
+   * through the normal delete path, wait for them to go (their finalizers may hold them), then stop serving and drop
+   * the cleanup finalizer.
+   */
+  private async finalize(key: string, crd: KubeObject): Promise<void> {
     const spec = crd.spec as CrdSpec;
-    this.types.replaceGroupResource(spec.group, spec.names.plural, []);
-    const prefix = typePrefix({ group: spec.group, plural: spec.names.plural });
-    for (;;) {
-      const page = await this.store.range({ prefix, limit: 500 });
-      if (page.kvs.length === 0) break;
-      for (const kv of page.kvs) {
-        try {
-          await this.store.delete(kv.key, kv.modRevision);
-        } catch (e) {
-          if (!(e instanceof StoreError) || (e.code !== 'Conflict' && e.code !== 'KeyNotFound')) throw e;
-        }
+    const gr = `${spec.group}/${spec.names.plural}`;
+    if (!(crd.metadata!.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)) {
+      // our part is done; other finalizers belong to someone else
+      this.stopInstanceWatch(key);
+      this.terminatingResources.delete(gr);
+      this.unserve(spec);
+      return;
+    }
+    this.terminatingResources.add(gr);
+    await this.mutate(key, (o) => setCondition(o, terminating('True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress')));
+    if (!isEstablished(crd)) {
+      await this.mutate(key, (o) => setCondition(o, terminating('False', 'NeverEstablished', 'resource was never established')));
+      await this.finish(key, spec);
+      return;
+    }
+    // keep serving while objects remain, so that their finalizers can be removed (also after a restart)
+    if (this.deps.types.versionsOf(spec.group, spec.names.plural).length === 0) {
+      try {
+        this.deps.types.replaceGroupResource(spec.group, spec.names.plural, resourceTypesFromCRD(crd));
+      } catch (e) {
+        this.deps.log(`crd controller: ${crd.metadata?.name}: cannot serve while terminating: ${(e as Error).message}`);
       }
     }
-    const key = CRD_PREFIX + crd.metadata!.name;
+    const { remaining, revision, failures } = await this.deleteInstances(spec);
+    if (failures.length > 0) {
+      const message = `could not issue all deletes: ${failures.join(', ')}`;
+      await this.mutate(key, (o) => setCondition(o, terminating('True', 'InstanceDeletionFailed', message)));
+      throw new Error(message);
+    }
+    if (remaining > 0) {
+      this.watchInstances(key, spec, revision);
+      return;
+    }
+    this.stopInstanceWatch(key);
+    await this.mutate(key, (o) => setCondition(o, terminating('False', 'InstanceDeletionCompleted', 'removed all instances')));
+    await this.finish(key, spec);
+  }
+
+  /** Stops serving, then drops the cleanup finalizer (which removes the CRD when it was the last one). */
+  private async finish(key: string, spec: CrdSpec): Promise<void> {
+    this.unserve(spec);
     await this.mutate(key, (obj) => {
       const finalizers = obj.metadata!.finalizers ?? [];
       if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) return false;
@@ -125,19 +247,81 @@ export class CrdController {
     });
   }
 
+  /** Deletes every custom object not already being deleted; counts what is still stored. */
+  private async deleteInstances(spec: CrdSpec): Promise<{ remaining: number; revision: number; failures: string[] }> {
+    const type = typeForResource(this.deps.types, spec.group, spec.names.plural);
+    const prefix = typePrefix({ group: spec.group, plural: spec.names.plural });
+    const failures: string[] = [];
+    let remaining = 0;
+    let startKey: string | undefined;
+    let revision: number | undefined;
+    for (;;) {
+      const page = await this.deps.store.range({ prefix, startKey, limit: 500, revision });
+      revision = page.revision;
+      for (const kv of page.kvs) {
+        remaining++;
+        let obj: KubeObject;
+        try {
+          obj = decodeFromStorage(kv);
+        } catch (e) {
+          failures.push(`${kv.key}: ${(e as Error).message}`);
+          continue;
+        }
+        if (obj.metadata?.deletionTimestamp) continue;
+        const p = parseKey(kv.key);
+        if (!type || !p) {
+          failures.push(`${kv.key}: no type serves ${spec.names.plural}.${spec.group}`);
+          continue;
+        }
+        try {
+          const r = await deleteObject(this.deps, type, p.namespace || undefined, p.name, {}, CRD_FINALIZER_USER);
+          if (r.deleted) remaining--;
+        } catch (e) {
+          if (isGoneOrChanged(e)) continue;
+          failures.push(`${p.namespace ? `${p.namespace}/` : ''}${p.name}: ${(e as Error).message}`);
+        }
+      }
+      if (!page.more || page.kvs.length === 0) break;
+      startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+    }
+    return { remaining, revision: revision!, failures };
+  }
+
+  /** Looks at the CRD again whenever one of its objects changes (a finalizer removed, an object gone). */
+  private watchInstances(key: string, spec: CrdSpec, rev: number): void {
+    if (this.instanceWatches.has(key) || this.stopped) return;
+    const self: { watch?: StoreWatch; ended?: boolean } = {};
+    self.watch = this.deps.store.watch(typePrefix({ group: spec.group, plural: spec.names.plural }), rev, {
+      onEvents: () => this.enqueue(key),
+      onError: () => {
+        self.ended = true;
+        if (this.stopped) return;
+        // look again (which re-creates the watch) after a pause
+        if (self.watch && this.instanceWatches.get(key) === self.watch) this.instanceWatches.delete(key);
+        this.retryLater(key);
+      },
+    });
+    if (!self.ended) this.instanceWatches.set(key, self.watch);
+  }
+
+  private stopInstanceWatch(key: string): void {
+    this.instanceWatches.get(key)?.stop();
+    this.instanceWatches.delete(key);
+  }
+
   /** Read-modify-write with retry on conflict; removes the object when a deleting object loses its last finalizer. */
   private async mutate(key: string, fn: (obj: KubeObject) => boolean): Promise<void> {
     for (let i = 0; i < 10; i++) {
-      const got = await this.store.get(key);
+      const got = await this.deps.store.get(key);
       if (!got.kv) return;
       const obj = decodeFromStorage(got.kv);
       if (!fn(obj)) return;
       try {
-        if (obj.metadata!.deletionTimestamp && (obj.metadata!.finalizers ?? []).length === 0) await this.store.delete(key, got.kv.modRevision);
-        else await this.store.update(key, encodeForStorage(obj), got.kv.modRevision);
+        if (obj.metadata!.deletionTimestamp && (obj.metadata!.finalizers ?? []).length === 0) await this.deps.store.delete(key, got.kv.modRevision);
+        else await this.deps.store.update(key, encodeForStorage(obj), got.kv.modRevision);
         return;
       } catch (e) {
-        if (e instanceof StoreError && e.code === 'Conflict') continue;
+        if (e instanceof StoreError && (e.code === 'Conflict' || e.code === 'KeyNotFound')) continue;
         throw e;
       }
     }

@@ -1,5 +1,6 @@
-// Starts the controllers that complete deletions (garbage collector, namespace termination, pod grace periods)
-// on one shared feed of every stored object.
+// Starts the controllers that complete deletions (garbage collector, namespace termination, pod grace periods) and
+// the disruption controller that eviction relies on, on one shared feed of every stored object.
+import { DisruptionController } from './disruption-controller.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ObjectFeed } from './object-feed.js';
@@ -10,6 +11,7 @@ export interface DeletionControllers {
   gc: GarbageCollector;
   namespaces: NamespaceController;
   pods: PodGraceController;
+  disruption: DisruptionController;
   stop(): Promise<void>;
 }
 
@@ -18,17 +20,20 @@ export async function startDeletionControllers(deps: ControllerDeps): Promise<De
   const gc = new GarbageCollector(deps, feed);
   const namespaces = new NamespaceController(deps);
   const pods = new PodGraceController(deps);
+  const disruption = new DisruptionController(deps);
   feed.subscribe(gc);
   feed.subscribe(namespaces);
   feed.subscribe(pods);
+  feed.subscribe(disruption);
   await feed.start();
   return {
     gc,
     namespaces,
     pods,
+    disruption,
     async stop() {
       feed.stop();
-      await Promise.all([gc.stop(), namespaces.stop(), pods.stop()]);
+      await Promise.all([gc.stop(), namespaces.stop(), pods.stop(), disruption.stop()]);
     },
   };
 }

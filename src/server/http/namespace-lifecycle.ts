@@ -1,4 +1,5 @@
-// NamespaceLifecycle admission: namespaced objects need an existing namespace that is not terminating.
+// NamespaceLifecycle admission: namespaced objects need an existing namespace that is not terminating, and the
+// immortal namespaces cannot be deleted.
 import { errors, failure } from '../../api/status.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import { objectKey } from '../registry/keys.js';
@@ -7,10 +8,15 @@ import type { ApiDeps } from './api-handler.js';
 
 const NAMESPACES = { group: '', plural: 'namespaces', scope: 'Cluster' as const };
 
+/** Namespaces the server relies on (upstream's immortal namespaces). */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
+
 export function namespaceLifecycle(deps: Pick<ApiDeps, 'store'>): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
     async validate(a) {
+      if (a.operation === 'DELETE' && a.type.group === '' && a.type.plural === 'namespaces' && IMMORTAL_NAMESPACES.has(a.name))
+        throw errors.forbidden({ group: '', resource: 'namespaces', name: a.name }, 'this namespace may not be deleted');
       if (a.operation !== 'CREATE' || a.type.scope !== 'Namespaced' || !a.namespace) return;
       const got = await deps.store.get(objectKey(NAMESPACES, undefined, a.namespace));
       if (!got.kv) throw errors.notFound({ group: '', resource: 'namespaces', name: a.namespace });
