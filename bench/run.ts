@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<void>> = {
   'list-watch': () => import('./list-watch.js').then((m) => m.benchListWatch()),
   encodings: () => import('./encodings.js').then((m) => m.benchEncodings()),
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
+  ui: () => import('./ui.js').then((m) => m.benchUi()),
 };
 
 async function main(): Promise<void> {

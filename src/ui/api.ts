@@ -1,0 +1,35 @@
+// The explorer's API client (same origin: the API server or the kubeconfig proxy serves the page)
+// and the Warning headers it has seen, for the UI to show.
+import { ApiClient } from '../client/index.js';
+
+export interface SeenWarning {
+  id: number;
+  text: string;
+  method: string;
+  path: string;
+  at: number;
+}
+
+let nextId = 1;
+let warnings: SeenWarning[] = [];
+const listeners = new Set<() => void>();
+
+export const warningStore = {
+  subscribe(fn: () => void): () => void {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
+  get: (): SeenWarning[] => warnings,
+  dismiss(id: number): void {
+    warnings = warnings.filter((w) => w.id !== id);
+    for (const l of listeners) l();
+  },
+};
+
+export const api = new ApiClient({
+  baseUrl: '',
+  onWarning: (text, req) => {
+    warnings = [...warnings.slice(-4), { id: nextId++, text, method: req.method, path: req.path, at: Date.now() }];
+    for (const l of listeners) l();
+  },
+});

@@ -1,0 +1,258 @@
+// A virtualized table: only the visible rows are in the DOM, so 100k rows scroll like 100.
+// Rows past the loaded ones render as placeholders and ask for more as they come into view.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useNow } from '../lib/age.js';
+import { cellText, objectOfRow, type Row, type ViewColumn } from '../lib/table-view.js';
+
+export const ROW_HEIGHT = 30;
+
+export interface SortState {
+  id: string;
+  desc: boolean;
+}
+
+export interface VirtualTableProps {
+  rows: readonly Row[];
+  /** Rows known to exist but not loaded yet (drawn as placeholders). */
+  placeholders: number;
+  columns: ViewColumn[];
+  /** Bumps when rows changed in place. */
+  version: number;
+  keyOf(row: Row): string;
+  sort?: SortState;
+  onSort?(id: string): void;
+  selected: number;
+  onSelect(index: number): void;
+  onOpen?(row: Row, index: number): void;
+  rowHref?(row: Row): string | undefined;
+  onRangeChange?(first: number, last: number): void;
+  label?: string;
+}
+
+function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: string; minWidth: string } {
+  const sample = rows.slice(0, 200);
+  let total = 0;
+  const template = columns
+    .map((c, i) => {
+      let len = c.name.length + 2;
+      if (c.timestamp) len = Math.max(len, 7);
+      else {
+        const lens = sample.map((r) => cellText(c, r, 0).length).sort((a, b) => a - b);
+        len = Math.max(len, lens[Math.floor(lens.length * 0.9)] ?? 0);
+      }
+      const min = Math.min(Math.max(len + 2, 6), i === 0 || c.name === 'Name' ? 48 : 36);
+      total += min;
+      return c.numeric || c.timestamp ? `minmax(${min}ch, max-content)` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
+    })
+    .join(' ');
+  return { template, minWidth: `calc(${total}ch + ${columns.length * 1.2}rem)` };
+}
+
+interface RowProps {
+  row: Row;
+  index: number;
+  columns: ViewColumn[];
+  selected: boolean;
+  now: number;
+  start: number;
+  href?: string;
+  onClick(index: number, e: MouseEvent): void;
+}
+
+const TableRowView = memo(function TableRowView({ row, index, columns, selected, now, start, href, onClick }: RowProps) {
+  const obj = objectOfRow(row);
+  const deleting = !!obj?.metadata?.deletionTimestamp;
+  return (
+    <div
+      className={`vrow${selected ? ' selected' : ''}${deleting ? ' deleting' : ''}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-row-index={index}
+      style={{ transform: `translateY(${start}px)` }}
+      onClick={(e) => onClick(index, e)}
+    >
+      {columns.map((c, i) => {
+        const text = cellText(c, row, now);
+        const cls = `vcell${c.numeric ? ' num' : ''}${c.timestamp ? ' age' : ''}`;
+        if (i === 0 && href)
+          return (
+            <div role="gridcell" className={cls} key={c.id} title={text}>
+              <a href={href} tabIndex={-1} onClick={(e) => e.preventDefault()}>
+                {text}
+              </a>
+            </div>
+          );
+        const title = c.timestamp ? String(c.value(row) ?? obj?.metadata?.creationTimestamp ?? '') : text;
+        return (
+          <div role="gridcell" className={cls} key={c.id} title={title}>
+            {text}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+export function VirtualTable(props: VirtualTableProps) {
+  const { rows, placeholders, columns, sort, onSort, selected, onSelect, onOpen, rowHref, onRangeChange, keyOf, label } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLDivElement>(null);
+  const count = rows.length + placeholders;
+  const hasAges = columns.some((c) => c.timestamp);
+  const clock = useNow();
+  const now = hasAges ? clock : 0;
+  // stable options: the virtualizer recomputes every row's position (O(n)) when they change
+  const getItemKey = useCallback((i: number) => (i < rows.length ? keyOf(rows[i]!) : `placeholder-${i}`), [rows, keyOf]);
+  const getScrollElement = useCallback(() => scrollRef.current, []);
+  const estimateSize = useCallback(() => ROW_HEIGHT, []);
+  const virtualizer = useVirtualizer({ count, getScrollElement, estimateSize, overscan: 10, getItemKey });
+  const items = virtualizer.getVirtualItems();
+  // keep the header's columns over the body's when the body shows a vertical scrollbar
+  const spacerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const body = scrollRef.current;
+    const head = headRef.current;
+    if (!body || !head || typeof ResizeObserver === 'undefined') return;
+    const sync = () => {
+      head.style.paddingRight = `${body.offsetWidth - body.clientWidth}px`;
+    };
+    const ro = new ResizeObserver(sync);
+    ro.observe(body);
+    if (spacerRef.current) ro.observe(spacerRef.current);
+    sync();
+    return () => ro.disconnect();
+  }, []);
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    onRangeChange?.(first, last);
+  }, [first, last, count, onRangeChange]);
+
+  // widths from the first rows; recomputed when the columns change, not on every update
+  const widthSig = columns.map((c) => c.id).join('|');
+  const widths = useMemo(() => columnWidths(columns, rows), [widthSig, rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onKey = (e: KeyboardEvent) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
+    let next = selected;
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'j':
+        next = Math.min(count - 1, selected + 1);
+        break;
+      case 'ArrowUp':
+      case 'k':
+        next = Math.max(0, selected - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(count - 1, selected + page);
+        break;
+      case 'PageUp':
+        next = Math.max(0, selected - page);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = count - 1;
+        break;
+      case 'Enter':
+        if (selected >= 0 && selected < rows.length) onOpen?.(rows[selected]!, selected);
+        e.preventDefault();
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    if (next !== selected && next >= 0) {
+      onSelect(next);
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+    }
+  };
+
+  const onRowClick = useCallback(
+    (index: number, e: MouseEvent) => {
+      onSelect(index);
+      const row = rows[index];
+      if (!row) return;
+      if (e.metaKey || e.ctrlKey) {
+        const h = rowHref?.(row);
+        if (h) window.open(h, '_blank');
+        return;
+      }
+      onOpen?.(row, index);
+    },
+    [rows, onSelect, onOpen, rowHref],
+  );
+
+  return (
+    <div
+      className="vtable"
+      role="grid"
+      aria-label={label}
+      aria-rowcount={count + 1}
+      data-testid="resource-table"
+      data-rows={rows.length}
+      tabIndex={0}
+      onKeyDown={onKey}
+      style={{ ['--cols' as string]: widths.template, ['--minw' as string]: widths.minWidth }}
+    >
+      <div className="vhead-wrap" ref={headRef}>
+      <div className="vhead" role="row" aria-rowindex={1}>
+        {columns.map((c) => {
+          const active = sort?.id === c.id;
+          return (
+            <div
+              key={c.id}
+              role="columnheader"
+              className={`vcell${c.numeric ? ' num' : ''}${active ? ' sorted' : ''}`}
+              aria-sort={active ? (sort!.desc ? 'descending' : 'ascending') : 'none'}
+              title={c.description || c.name}
+              onClick={() => onSort?.(c.id)}
+            >
+              {c.name}
+              {active && <span className="sort-arrow">{sort!.desc ? ' ▼' : ' ▲'}</span>}
+            </div>
+          );
+        })}
+      </div>
+      </div>
+      <div
+        className="vbody"
+        ref={scrollRef}
+        onScroll={(e) => {
+          if (headRef.current) headRef.current.scrollLeft = e.currentTarget.scrollLeft;
+        }}
+      >
+        <div className="vspacer" ref={spacerRef} style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((vi) => {
+            const row = rows[vi.index];
+            if (!row)
+              return (
+                <div key={vi.key} className="vrow placeholder" role="row" aria-rowindex={vi.index + 2} data-placeholder={vi.index} style={{ transform: `translateY(${vi.start}px)` }}>
+                  <div className="vcell">
+                    <span className="skeleton" />
+                  </div>
+                </div>
+              );
+            return (
+              <TableRowView
+                key={vi.key}
+                row={row}
+                index={vi.index}
+                columns={columns}
+                selected={vi.index === selected}
+                now={now}
+                start={vi.start}
+                href={rowHref?.(row)}
+                onClick={onRowClick}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+// Discovery: aggregated when the server offers it, legacy otherwise, with the same result; CRDs appear.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiServer } from '../../src/server/app.js';
+import { ApiClient, discover, findResources, resourceForKind, suggestResources } from '../../src/client/index.js';
+import { testServer } from '../helpers/server.js';
+import { postJson } from './fixtures.js';
+
+let server: ApiServer;
+
+beforeAll(async () => {
+  server = await testServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const crd = {
+  apiVersion: 'apiextensions.service.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.toys.example.com' },
+  spec: {
+    group: 'toys.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+describe('discovery', () => {
+  it('reads the aggregated form and the legacy documents to the same model', async () => {
+    const agg = await discover(new ApiClient({ baseUrl: server.url }));
+    expect(agg.aggregated).toBe(true);
+    const legacyClient = new ApiClient({
+      baseUrl: server.url,
+      // a server without aggregated discovery answers the plain JSON fallback
+      fetch: (input, init) => {
+        const h = new Headers(init?.headers);
+        h.set('accept', 'application/json');
+        return fetch(input, { ...init, headers: h });
+      },
+    });
+    const legacy = await discover(legacyClient);
+    expect(legacy.aggregated).toBe(false);
+    const summary = (d: typeof agg) =>
+      d.resources.map((r) => `${r.group}/${r.version}/${r.resource}:${r.kind}:${r.namespaced}:${r.shortNames.join(',')}:${r.subresources.sort().join(',')}:${r.preferred}`).sort();
+    expect(summary(legacy)).toEqual(summary(agg));
+    expect(legacy.groups.map((g) => g.name).sort()).toEqual(agg.groups.map((g) => g.name).sort());
+    const deploy = agg.resources.find((r) => r.resource === 'deployments')!;
+    expect(deploy).toMatchObject({ group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] });
+    expect(deploy.subresources).toContain('scale');
+  });
+
+  it('finds types by plural, singular, kind, short name and qualified name', async () => {
+    const d = await discover(new ApiClient({ baseUrl: server.url }));
+    for (const q of ['deploy', 'deployments', 'Deployment', 'deployment', 'deployments.apps']) expect(findResources(d, q).map((r) => r.resource)).toEqual(['deployments']);
+    expect(findResources(d, 'po').map((r) => r.resource)).toEqual(['pods']);
+    expect(suggestResources(d, 'po')[0]!.resource).toBe('pods');
+    expect(resourceForKind(d, 'apps/v1', 'ReplicaSet')?.resource).toBe('replicasets');
+  });
+
+  it('shows a CRD once it is established', async () => {
+    const client = new ApiClient({ baseUrl: server.url });
+    expect(findResources(await discover(client), 'wd')).toEqual([]);
+    await postJson(server.url, '/apis/apiextensions.service.io/v1/customresourcedefinitions', crd);
+    let found: string[] = [];
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      found = findResources(await discover(client), 'wd').map((r) => `${r.group}/${r.version}/${r.resource}`);
+      if (found.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(found).toEqual(['toys.example.com/v1/widgets']);
+  });
+});
