@@ -1,33 +1,13 @@
 // Typed errors: a Status answer from the server (ApiError) or no answer at all (NetworkError).
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
+import { isStatus as isServerStatus, type Status as ServerStatus, type StatusCause, type StatusDetails } from '../api/status.js';
+export type { StatusCause, StatusDetails };
 
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-export interface Status {
-  kind: 'Status';
-  apiVersion?: string;
-  metadata?: Record<string, unknown>;
-  status?: 'Success' | 'Failure';
-  message?: string;
-  reason?: string;
-  details?: StatusDetails;
-  code?: number;
-}
+/** A Status as any server may send it: only `kind` is certain. */
+export type Status = Partial<Omit<ServerStatus, 'kind' | 'reason'>> & { kind: 'Status'; reason?: string };
 
 export function isStatus(v: unknown): v is Status {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
+  return isServerStatus(v);
 }
 
 const REASON_BY_CODE: Record<number, string> = {

@@ -1,60 +1,7 @@
 // Wire shapes the explorer reads: objects, lists, Tables and metadata-only forms (meta v1).
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [key: string]: unknown;
-}
-
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
-
-export interface KubeList<T = KubeObject> {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ListMeta;
-  items: T[];
-}
+export type { KubeList, KubeObject, ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../api/types.js';
+import type { KubeObject, ListMeta } from '../api/types.js';
 
 export interface ColumnDefinition {
   name: string;

@@ -3,7 +3,6 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
@@ -19,6 +18,7 @@ import { installCodecs } from './http/codecs.js';
 import { installPatchAlgorithms } from './http/rest/managed.js';
 import { writeEncoded, writeError, writeObject } from './http/respond.js';
 import { createStaticHandler } from './http/static.js';
+import { listenTracked } from './http/listen.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { seedDemoData } from './demo-data.js';
@@ -155,22 +155,10 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       }
     });
   });
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(flags.port, flags.bindAddress, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenTracked(server, flags.port, flags.bindAddress);
+  const port = listening.port;
   const scheme = flags.tlsCertFile ? 'https' : 'http';
-  const url = `${scheme}://${flags.bindAddress.includes(':') ? `[${flags.bindAddress}]` : flags.bindAddress}:${port}`;
+  const url = `${scheme}://${listening.host}:${port}`;
 
   const initialize = async (): Promise<void> => {
     await crds.start();
@@ -226,11 +214,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
         ready = false;
         clearTimeout(retryTimer);
         shutdown.abort();
-        const done = new Promise<void>((r) => server.close(() => r()));
-        server.closeIdleConnections();
-        setTimeout(() => {
-          for (const s of sockets) s.destroy();
-        }, 2000).unref();
+        const done = listening.close(2000);
         for (const c of closers.reverse()) await c();
         await done;
         await store.close();

@@ -1,9 +1,9 @@
 // Proxy mode: serves the explorer and forwards the API paths to the kubeconfig's cluster with its credentials,
 // so the browser never holds them. Responses (watches included) stream through unbuffered.
+import { listenTracked } from '../http/listen.js';
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Agent as HttpAgent } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { ServerFlags } from '../flags.js';
 import { defaultFlags } from '../flags.js';
 import { createStaticHandler } from '../http/static.js';
@@ -113,20 +113,8 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   });
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(flags.port, flags.bindAddress, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = flags.bindAddress.includes(':') ? `[${flags.bindAddress}]` : flags.bindAddress;
+  const listening = await listenTracked(server, flags.port, flags.bindAddress);
+  const { port, host } = listening;
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
@@ -134,12 +122,7 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     target: creds.server,
     context: creds.context,
     close() {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        for (const s of sockets) s.destroy();
-        agent.destroy();
-      });
+      closed ??= listening.close().then(() => agent.destroy());
       return closed;
     },
   };

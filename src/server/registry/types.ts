@@ -28,40 +28,8 @@ export interface SubresourceDef {
   labelSelectorPath?: string;
 }
 
-/** A JSON object as stored and served (apiVersion, kind, metadata, ...). */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [k: string]: unknown;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-  [k: string]: unknown;
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type { KubeObject, ObjectMeta, OwnerReference } from '../../api/types.js';
+import type { KubeObject } from '../../api/types.js';
 
 /** A field error as upstream's field.Error: reason FieldValueRequired|FieldValueInvalid|... */
 export interface FieldError {
