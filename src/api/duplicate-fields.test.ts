@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { jsonDuplicateFields, yamlDuplicateFields } from './duplicate-fields.js';
+import { cborDuplicateFields, jsonDuplicateFields, yamlDuplicateFields } from './duplicate-fields.js';
 import { applyMergePatch, createMergePatch } from './merge-patch.js';
 
 describe('duplicate fields', () => {
@@ -13,6 +13,21 @@ describe('duplicate fields', () => {
   it('finds YAML duplicates with their paths', () => {
     const doc = parseDocument('metadata:\n  name: a\n  name: b\nspec:\n  items:\n  - k: 1\n    k: 2\n', { uniqueKeys: false });
     expect(yamlDuplicateFields(doc)).toEqual(['metadata.name', 'spec.items[0].k']);
+  });
+});
+
+describe('CBOR duplicate map keys', () => {
+  it('finds duplicate text keys with their paths, through tags, arrays and nested maps', () => {
+    // d9d9f7 {"metadata": {"name": "a", "name": "b"}, "items": [{"k": 1, "k": 2}]}
+    const hex =
+      'd9d9f7' + 'a2' + '686d65746164617461' + 'a2' + '646e616d65' + '6161' + '646e616d65' + '6162' + '656974656d73' + '81' + 'a2' + '616b' + '01' + '616b' + '02';
+    const bytes = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+    expect(cborDuplicateFields(bytes)).toEqual(['metadata.name', 'items[0].k']);
+  });
+
+  it('finds none in what cbor-x encodes from a plain object', async () => {
+    const { encodeCbor } = await import('./cbor.js');
+    expect(cborDuplicateFields(encodeCbor({ a: { b: [1, { c: 'x' }] }, d: 'long '.repeat(20) }))).toEqual([]);
   });
 });
 

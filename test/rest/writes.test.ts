@@ -130,6 +130,35 @@ describe('field validation', () => {
   });
 });
 
+describe('owner references', () => {
+  it('drops duplicate owner references with a warning', async () => {
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '11111111-2222-3333-4444-555555555555' };
+    const r = await api.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup-owner', ownerReferences: [ref, ref] } });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.ownerReferences).toHaveLength(1);
+    expect(r.headers.get('warning')).toContain('duplicate UID(s) observed: [11111111-2222-3333-4444-555555555555]');
+  });
+});
+
+describe('CBOR bodies', () => {
+  it('reports duplicate map keys like JSON and YAML', async () => {
+    const { parseFeatureGates } = await import('../../src/server/features.js');
+    const cbor = await testServer({ featureGates: parseFeatureGates('CBORServingAndStorage=true') });
+    try {
+      const c = client(cbor.url);
+      await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wr' } });
+      // {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","name":"x"}}
+      const hex = 'd9d9f7a3' + '6a61706956657273696f6e' + '627631' + '646b696e64' + '69436f6e6669674d6170' + '686d65746164617461' + 'a2' + '646e616d65' + '6178' + '646e616d65' + '6178';
+      const body = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+      const r = await fetch(`${cbor.url}${CM}?fieldValidation=Strict`, { method: 'POST', headers: { 'Content-Type': 'application/cbor', Accept: 'application/json' }, body });
+      expect(r.status).toBe(400);
+      expect((await r.json()).message).toContain('duplicate field "metadata.name"');
+    } finally {
+      await cbor.close();
+    }
+  });
+});
+
 describe('dry run', () => {
   it('runs every stage but persistence, for create, update, patch and delete', async () => {
     const before = await server.store.currentRevision();

@@ -3,6 +3,7 @@ import { MEDIA } from '../../api/media.js';
 import { errors } from '../../api/status.js';
 import { decodeProtobufObject, encodeProtobufObject, encodeProtobufWatchFrame, ProtobufError } from '../../api/protobuf/index.js';
 import { decodeCbor, encodeCbor } from '../../api/cbor.js';
+import { cborDuplicateFields } from '../../api/duplicate-fields.js';
 import { bodyDecoders } from './body-decoders.js';
 import { registerEncoder } from './encode.js';
 import { registerWatchEncoder } from './rest/watch.js';
@@ -25,7 +26,8 @@ export function installCodecs(): void {
   registerEncoder('protobuf', (obj) => encodeProtobufObject(obj));
   bodyDecoders.set(MEDIA.cbor, (buf) => {
     try {
-      return { value: decodeCbor(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)), duplicates: [] };
+      const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return { value: decodeCbor(bytes), duplicates: cborDuplicateFields(bytes) };
     } catch (e) {
       throw errors.badRequest(`the CBOR body could not be decoded: ${(e as Error).message}`);
     }

@@ -35,6 +35,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   if (!meta.name && !meta.generateName)
     throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
   s.rs.prepareCreate(obj, ns);
+  dedupOwnerReferences(s, obj);
   s.type.strategy.defaults?.(obj);
   trackUpdate(s, undefined, obj, '');
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user };
@@ -83,6 +84,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     throw errors.invalid(s.type.group, s.type.kind, s.info.name, [
       { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' },
     ]);
+  dedupOwnerReferences(s, next);
   const errs = s.rs.prepareUpdate(next, cur.obj, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
   if (sub === '') s.type.strategy.defaults?.(next, cur.obj);
@@ -113,4 +115,22 @@ async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, n
   const next = fromScale(s.type, structuredClone(cur.obj), body);
   const updated = await updateObject(s, deps, next, cur, '', dryRun);
   respondObject(s, 200, toScale(s.type, updated));
+}
+
+/** Duplicate owner references (same uid) are dropped with a warning, as upstream does since 1.20. */
+function dedupOwnerReferences(s: RequestScope, obj: KubeObject): void {
+  const refs = obj.metadata?.ownerReferences;
+  if (!Array.isArray(refs) || refs.length < 2) return;
+  const seen = new Set<string>();
+  const dups: string[] = [];
+  const kept = refs.filter((r) => {
+    if (!seen.has(r.uid)) return seen.add(r.uid), true;
+    if (!dups.includes(r.uid)) dups.push(r.uid);
+    return false;
+  });
+  if (dups.length === 0) return;
+  obj.metadata!.ownerReferences = kept;
+  s.warnings.push(
+    `.metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: [${dups.join(' ')}]`,
+  );
 }
