@@ -33,6 +33,23 @@ export function installCodecs(): void {
     }
   });
   registerEncoder('cbor', (obj) => encodeCbor(obj));
-  registerWatchEncoder('cbor', (type, object) => Buffer.from(encodeCbor({ type, object })));
-  registerWatchEncoder('protobuf', (type, object) => Buffer.from(encodeProtobufWatchFrame(type, encodeProtobufObject(object as Record<string, unknown>))));
+  // a CBOR event is the tagged map {"type": T, "object": <object bytes without their own tag>}
+  const CBOR_TAG = 3;
+  registerWatchEncoder('cbor', {
+    object: (obj) => Buffer.from(encodeCbor(obj)).subarray(CBOR_TAG),
+    event: (type, bytes) => {
+      const head = Buffer.from(encodeCbor({ type }));
+      head[CBOR_TAG] = 0xa2; // the one-entry map header becomes a two-entry one
+      return Buffer.concat([head, cborText('object'), bytes]);
+    },
+  });
+  registerWatchEncoder('protobuf', {
+    object: (obj) => Buffer.from(encodeProtobufObject(obj as Record<string, unknown>)),
+    event: (type, bytes) => Buffer.from(encodeProtobufWatchFrame(type, bytes)),
+  });
+}
+
+/** A short CBOR text string (major type 3, length < 24). */
+function cborText(s: string): Buffer {
+  return Buffer.concat([Buffer.from([0x60 + s.length]), Buffer.from(s)]);
 }

@@ -2,10 +2,9 @@
 // bookmarks, streaming lists (sendInitialEvents), timeouts and slow-consumer protection.
 import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
-import { cachedJson } from '../../watch/encode-cache.js';
+import { cachedEncoding } from '../../watch/encode-cache.js';
 import type { CacheEvent, EventType, WatchCache } from '../../watch/watch-cache.js';
-import { encodeObject } from '../encode.js';
-import { contentTypeHeader, type Negotiated } from '../negotiate.js';
+import { contentTypeHeader } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
 import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
 import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
@@ -24,12 +23,22 @@ export const defaultWatchSettings: WatchSettings = { bookmarkIntervalMs: 60_000,
 
 type WireType = EventType | 'BOOKMARK' | 'ERROR';
 
-/** Encodes one watch event in the negotiated form. */
-export type WatchFrameEncoder = (type: WireType, object: unknown, n: Negotiated) => Buffer;
+/** How one encoding frames watch events: objects are encoded once and spliced into each event. */
+export interface WatchEncoder {
+  /** The bytes of one object as it appears inside an event. */
+  object(obj: unknown): Buffer;
+  /** One event frame around already-encoded object bytes. */
+  event(type: WireType, objectBytes: Buffer): Buffer;
+}
 
-const frameEncoders = new Map<string, WatchFrameEncoder>();
-export function registerWatchEncoder(encoding: string, enc: WatchFrameEncoder): void {
-  frameEncoders.set(encoding, enc);
+const jsonWatchEncoder: WatchEncoder = {
+  object: (obj) => Buffer.from(JSON.stringify(obj)),
+  event: (type, bytes) => Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, Buffer.from('}\n')]),
+};
+
+const watchEncoders = new Map<string, WatchEncoder>([['json', jsonWatchEncoder]]);
+export function registerWatchEncoder(encoding: string, enc: WatchEncoder): void {
+  watchEncoders.set(encoding, enc);
 }
 
 export async function handleWatch(s: RequestScope, cache: WatchCache, settings: WatchSettings): Promise<void> {
@@ -89,36 +98,28 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     return o.apiVersion === s.apiVersion || o.kind !== s.type.kind ? o : { ...o, apiVersion: s.apiVersion };
   };
 
-  const frame = (type: WireType, o: KubeObject, ev?: CacheEvent): Buffer => {
-    if (n.encoding === 'json' && n.representation === 'object') {
-      // encode once per object version and spelling; reused by every watcher
-      const body = cachedJson(o, s.apiVersion);
-      return Buffer.concat([Buffer.from(`{"type":"${type}","object":`), body, Buffer.from('}\n')]);
-    }
-    void ev;
-    const enc = frameEncoders.get(n.encoding);
-    if (enc) return enc(type, encodeObj(o), n);
-    return Buffer.concat([encodeObject({ type, object: encodeObj(o) }, 'json'), Buffer.alloc(0)]);
-  };
+  const enc = watchEncoders.get(n.encoding) ?? jsonWatchEncoder;
+  // objects and metadata-only forms are encoded once per object version, encoding and spelling, and
+  // shared by every watcher and list; a Table row depends on the watcher (columns on the first event)
+  const cacheKey = n.representation === 'object' ? `${n.encoding}:${s.apiVersion}` : n.representation === 'PartialObjectMetadata' ? `${n.encoding}:pom:${n.metaGroup}` : undefined;
+  const frame = (type: WireType, o: KubeObject): Buffer =>
+    enc.event(type, cacheKey ? cachedEncoding(o, cacheKey, () => enc.object(encodeObj(o))) : enc.object(encodeObj(o)));
 
   const bookmark = (rev: number, extraAnnotation = false): Buffer => {
     const meta: Record<string, unknown> = { resourceVersion: String(rev) };
     if (extraAnnotation) meta.annotations = { [upstreamSpelling ? INITIAL_EVENTS_END_ANNOTATION_UPSTREAM : INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-    const obj = { kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta };
-    const enc = frameEncoders.get(n.encoding);
-    if (n.encoding !== 'json' && enc) return enc('BOOKMARK', obj, n);
-    return Buffer.from(JSON.stringify({ type: 'BOOKMARK', object: obj }) + '\n');
+    return enc.event('BOOKMARK', enc.object({ kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta }));
   };
 
   // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
   const toFrame = (ev: CacheEvent): Buffer | undefined => {
     lastRev = ev.revision;
-    if (!filtered) return frame(ev.type, ev.obj, ev);
+    if (!filtered) return frame(ev.type, ev.obj);
     const now = ev.type === 'DELETED' ? false : matches(ev.obj);
     const before = ev.prevObj ? matches(ev.prevObj) : false;
-    if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj, ev) : undefined;
-    if (now && before) return frame('MODIFIED', ev.obj, ev);
-    if (now && !before) return frame('ADDED', ev.obj, ev);
+    if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj) : undefined;
+    if (now && before) return frame('MODIFIED', ev.obj);
+    if (now && !before) return frame('ADDED', ev.obj);
     if (!now && before) {
       const gone = { ...ev.prevObj!, metadata: { ...ev.prevObj!.metadata, resourceVersion: String(ev.revision) } };
       return frame('DELETED', gone);
@@ -166,7 +167,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
       onClose: (reason) => {
         if (reason === 'expired' && !closed) {
           const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
-          res.write(JSON.stringify({ type: 'ERROR', object: status }) + '\n');
+          res.write(enc.event('ERROR', enc.object(status)));
         }
         finish();
       },
@@ -174,8 +175,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   } catch (e) {
     // too old: the stream has started, so the error travels as an ERROR event (as upstream)
     const status = (e as { status?: unknown }).status ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(e), reason: 'InternalError', code: 500 };
-    const enc = frameEncoders.get(n.encoding);
-    res.write(n.encoding !== 'json' && enc ? enc('ERROR', status, n) : JSON.stringify({ type: 'ERROR', object: status }) + '\n');
+    res.write(enc.event('ERROR', enc.object(status)));
     finish();
     await closedPromise;
     return;
