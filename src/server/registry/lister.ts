@@ -39,6 +39,13 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
     else await cache.start();
     return listFromCache(rs, cache, namespace, o);
   }
+  // Exact and Continuation reads at a version the cache still holds unchanged come from its snapshot
+  if (cache && o.mode.kind === 'Continuation' && cache.holdsStateAt(o.mode.token.rv)) {
+    const start = rs.prefix() + o.mode.token.start;
+    if (!start.startsWith(rs.prefix(namespace))) throw errors.badRequest('continue key is not valid: it does not belong to this collection');
+    return listFromCache(rs, cache, namespace, o, start, o.mode.token.rv);
+  }
+  if (cache && o.mode.kind === 'Exact' && cache.holdsStateAt(o.mode.rv)) return listFromCache(rs, cache, namespace, o, undefined, o.mode.rv);
   const store = rs.store;
   const prefix = rs.prefix(namespace);
   const typeRoot = rs.prefix();
@@ -112,23 +119,35 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
 }
 
 /** A synchronous read of the cache: one consistent snapshot at cache.revision. */
-function listFromCache(rs: ResourceStore, cache: WatchCache, namespace: string | undefined, o: ListOptions): ListResult {
+function listFromCache(rs: ResourceStore, cache: WatchCache, namespace: string | undefined, o: ListOptions, startKey?: string, atRevision?: number): ListResult {
   const typeRoot = rs.prefix();
   const keys = cache.keysUnder(rs.prefix(namespace));
   const filtered = !o.labelSelector.empty || !o.fieldSelector.empty;
   const items: KubeObject[] = [];
-  let i = 0;
+  let i = startKey === undefined ? 0 : lowerBound(keys, startKey);
   for (; i < keys.length; i++) {
     if (o.limit > 0 && items.length >= o.limit) break;
     const obj = cache.objects.get(keys[i]!)!;
     if (filtered && !matchesSelectors(rs.type, obj, o.labelSelector, o.fieldSelector)) continue;
     items.push(obj);
   }
-  const rev = cache.revision;
+  const rev = atRevision ?? cache.revision;
   const result: ListResult = { items, resourceVersion: String(rev) };
   if (o.limit > 0 && i < keys.length) {
     result.continue = encodeContinue(keys[i - 1]!.slice(typeRoot.length), rev);
     if (!filtered) result.remainingItemCount = keys.length - i;
   }
   return result;
+}
+
+/** Index of the first key >= k in a sorted array. */
+function lowerBound(keys: string[], k: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -47,6 +47,8 @@ export class WatchCache {
   /** Events with revision <= historyFloor are not in history. */
   private historyFloor = 0;
   private rev = 0;
+  /** Revision of the last change applied to this type (the snapshot is valid from here to `rev`). */
+  private lastChange = 0;
   private watchers = new Set<Registered>();
   private storeWatch?: StoreWatch;
   private waiters: { rev: number; resolve: () => void }[] = [];
@@ -67,6 +69,11 @@ export class WatchCache {
   /** Revision up to which every change of this type has been applied. */
   get revision(): number {
     return this.rev;
+  }
+
+  /** True when the cached objects are exactly the type's state at `revision` (no change in between). */
+  holdsStateAt(revision: number): boolean {
+    return this.started !== undefined && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
   }
 
   /** Oldest revision a watch may start from (events after it are all retained). */
@@ -106,6 +113,7 @@ export class WatchCache {
       startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
     }
     this.rev = revision!;
+    this.lastChange = revision!;
     this.historyFloor = revision!;
     this.history = [];
     this.storeWatch = this.store.watch(this.prefix, revision!, {
@@ -154,10 +162,10 @@ export class WatchCache {
       } catch {
         this.objects.delete(se.kv.key);
         this.sortedKeys = undefined;
-        this.rev = se.revision;
+        this.rev = this.lastChange = se.revision;
         continue;
       }
-      this.rev = se.revision;
+      this.rev = this.lastChange = se.revision;
       this.history.push({ ev, at: now });
       for (const w of this.watchers) {
         if (!ev.key.startsWith(w.prefix)) continue;
