@@ -10,6 +10,16 @@ if (seedAt > 0) {
   const { benchPod } = await import('./lib/pods.js');
   const { encodeForStorage } = await import('../src/server/registry/resource-store.js');
   await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) });
+  // the pods' owner exists, so the garbage collector leaves them alone
+  await server.store.create(
+    '/registry/apps/replicasets/bench/web-7d9f8c6b5',
+    encodeForStorage({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-7d9f8c6b5', namespace: 'bench', uid: '5f0c1f7e-0000-4000-8000-000000000001', creationTimestamp: '2026-11-01T10:00:00Z', generation: 1 },
+      spec: { replicas: n, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web' }] } } },
+    }),
+  );
   const batch: Promise<unknown>[] = [];
   for (let i = 0; i < n; i++) {
     const pod = benchPod(i);
