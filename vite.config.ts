@@ -7,6 +7,10 @@ const apiTarget = process.env.PERISCOPE_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', chunkSizeWarningLimit: 8000, sourcemap: false },
+  // Monaco (config studio, object editor): workers are ES modules; the dev server pre-bundles the YAML worker
+  // up front, otherwise it re-optimizes on first use and reloads the page.
+  worker: { format: 'es' },
+  optimizeDeps: { include: ['monaco-yaml', 'monaco-yaml/yaml.worker.js'] },
   server: {
     proxy: Object.fromEntries(['/api', '/apis', '/openapi', '/version', '/readyz'].map((p) => [p, { target: apiTarget, changeOrigin: true }])),
   },

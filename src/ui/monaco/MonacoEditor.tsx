@@ -1,0 +1,182 @@
+// A controlled Monaco editor: `value` in, `onChange` out, with problem markers, an optional JSON
+// Schema (by uri, see registerYamlSchema) and a plain textarea fallback when Monaco cannot load.
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import type * as Monaco from 'monaco-editor';
+import { loadMonaco, type MonacoApi } from './load.js';
+import { bindModelToSchema } from './schemas.js';
+
+export interface EditorMarker {
+  /** 1-based positions; the end defaults to the end of the start line. */
+  line: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+  source?: string;
+}
+
+export interface MonacoEditorProps {
+  value: string;
+  onChange?: (value: string) => void;
+  language?: 'yaml' | 'json' | 'plaintext' | (string & {});
+  /** Validate and complete against the schema registered under this uri. */
+  schemaUri?: string;
+  /** Model file name (its extension picks nothing; `language` does); keeps URIs readable in hovers. */
+  fileName?: string;
+  markers?: readonly EditorMarker[];
+  /** Owner of the markers, so several sources can mark the same model. */
+  markerOwner?: string;
+  readOnly?: boolean;
+  className?: string;
+  style?: CSSProperties;
+  testId?: string;
+  ariaLabel?: string;
+  options?: Monaco.editor.IStandaloneEditorConstructionOptions;
+  onMount?: (editor: Monaco.editor.IStandaloneCodeEditor, monaco: MonacoApi) => void;
+}
+
+let modelCounter = 0;
+
+const SEVERITY = { error: 8, warning: 4, info: 2 } as const; // monaco.MarkerSeverity values
+
+function toMarkerData(model: Monaco.editor.ITextModel, m: EditorMarker): Monaco.editor.IMarkerData {
+  const lines = model.getLineCount();
+  const line = Math.min(Math.max(1, m.line), lines);
+  const endLine = Math.min(Math.max(line, m.endLine ?? line), lines);
+  return {
+    startLineNumber: line,
+    startColumn: m.column ?? model.getLineFirstNonWhitespaceColumn(line) ?? 1,
+    endLineNumber: endLine,
+    endColumn: m.endColumn ?? model.getLineMaxColumn(endLine),
+    message: m.message,
+    severity: SEVERITY[m.severity],
+    source: m.source,
+  };
+}
+
+export function MonacoEditor(props: MonacoEditorProps) {
+  const { value, language = 'yaml', schemaUri, markers, markerOwner = 'periscope', readOnly = false } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const [api, setApi] = useState<MonacoApi>();
+  const [failed, setFailed] = useState<string>();
+  const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor>(undefined);
+  const modelRef = useRef<Monaco.editor.ITextModel>(undefined);
+  const applying = useRef(false);
+  const latest = useRef(props);
+  latest.current = props;
+  const [name] = useState(() => `m${++modelCounter}-${(props.fileName ?? 'document').replace(/\.(ya?ml|json)$/, '').replace(/[^\w.-]/g, '_')}`);
+  const ext = language === 'json' ? 'json' : language === 'yaml' ? 'yaml' : 'txt';
+
+  useEffect(() => {
+    let cancelled = false;
+    loadMonaco().then(
+      (m) => !cancelled && setApi(m),
+      (err: unknown) => !cancelled && setFailed(String((err as Error)?.message ?? err)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!api || !host.current) return;
+    const uri = api.Uri.parse(`inmemory://periscope/${name}.${ext}`);
+    const model = api.editor.createModel(latest.current.value, language, uri);
+    const editor = api.editor.create(host.current, {
+      model,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      fontSize: 13,
+      tabSize: 2,
+      readOnly,
+      ariaLabel: latest.current.ariaLabel,
+      fixedOverflowWidgets: true,
+      ...latest.current.options,
+    });
+    modelRef.current = model;
+    editorRef.current = editor;
+    const sub = model.onDidChangeContent(() => {
+      if (!applying.current) latest.current.onChange?.(model.getValue());
+    });
+    latest.current.onMount?.(editor, api);
+    return () => {
+      sub.dispose();
+      editor.dispose();
+      model.dispose();
+      editorRef.current = undefined;
+      modelRef.current = undefined;
+    };
+    // The editor lives as long as the component; later prop changes are applied below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api]);
+
+  useEffect(() => {
+    if (!schemaUri) return;
+    return bindModelToSchema(schemaUri, `**/${name}.${ext}`);
+  }, [schemaUri, name, ext]);
+
+  // Outside changes (form edits, templates) replace the text as one undoable edit.
+  useEffect(() => {
+    const model = modelRef.current;
+    if (!model || model.getValue() === value) return;
+    applying.current = true;
+    try {
+      if (editorRef.current?.getOption(api!.editor.EditorOption.readOnly)) model.setValue(value);
+      else {
+        editorRef.current?.pushUndoStop();
+        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+        editorRef.current?.pushUndoStop();
+      }
+    } finally {
+      applying.current = false;
+    }
+  }, [value, api]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ readOnly });
+  }, [readOnly, api]);
+
+  // Later changes of `options` (a toggled gutter, say) apply to the live editor.
+  const optionsKey = JSON.stringify(props.options ?? {});
+  useEffect(() => {
+    if (props.options) editorRef.current?.updateOptions(props.options);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [optionsKey, api]);
+
+  useEffect(() => {
+    const model = modelRef.current;
+    if (!api || !model) return;
+    if (model.getLanguageId() !== language) api.editor.setModelLanguage(model, language);
+  }, [language, api]);
+
+  useEffect(() => {
+    const model = modelRef.current;
+    if (!api || !model) return;
+    api.editor.setModelMarkers(model, markerOwner, (markers ?? []).map((m) => toMarkerData(model, m)));
+  }, [markers, markerOwner, api, value]);
+
+  const className = `monaco-host ${props.className ?? ''}`.trim();
+  if (failed) {
+    return (
+      <div className={className} style={props.style} data-testid={props.testId} data-editor="fallback">
+        <div className="monaco-fallback-note">Editor unavailable ({failed}); plain text editing.</div>
+        <textarea
+          className="monaco-fallback"
+          value={value}
+          readOnly={readOnly}
+          aria-label={props.ariaLabel}
+          spellCheck={false}
+          onChange={(e) => props.onChange?.(e.target.value)}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className={className} style={props.style} data-testid={props.testId} data-editor={api ? 'monaco' : 'loading'}>
+      {!api && <div className="monaco-loading muted small">Loading editor…</div>}
+      <div ref={host} className="monaco-surface" />
+    </div>
+  );
+}
