@@ -7,7 +7,7 @@ import type { ListOptions } from '../http/rest/list-options.js';
 import { matchesSelectors } from '../http/rest/list-options.js';
 import { decodeFromStorage, type ResourceStore } from './resource-store.js';
 import type { KubeObject } from './types.js';
-import type { WatchCache } from '../watch/watch-cache.js';
+import { lowerBound, type WatchCache } from '../watch/watch-cache.js';
 
 export interface ListResult {
   items: KubeObject[];
@@ -121,11 +121,11 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
 /** A synchronous read of the cache: one consistent snapshot at cache.revision. */
 function listFromCache(rs: ResourceStore, cache: WatchCache, namespace: string | undefined, o: ListOptions, startKey?: string, atRevision?: number): ListResult {
   const typeRoot = rs.prefix();
-  const keys = cache.keysUnder(rs.prefix(namespace));
+  const { keys, from, to } = cache.keyRange(rs.prefix(namespace));
   const filtered = !o.labelSelector.empty || !o.fieldSelector.empty;
   const items: KubeObject[] = [];
-  let i = startKey === undefined ? 0 : lowerBound(keys, startKey);
-  for (; i < keys.length; i++) {
+  let i = startKey === undefined ? from : Math.max(from, lowerBound(keys, startKey, from));
+  for (; i < to; i++) {
     if (o.limit > 0 && items.length >= o.limit) break;
     const obj = cache.objects.get(keys[i]!)!;
     if (filtered && !matchesSelectors(rs.type, obj, o.labelSelector, o.fieldSelector)) continue;
@@ -133,21 +133,10 @@ function listFromCache(rs: ResourceStore, cache: WatchCache, namespace: string |
   }
   const rev = atRevision ?? cache.revision;
   const result: ListResult = { items, resourceVersion: String(rev) };
-  if (o.limit > 0 && i < keys.length) {
+  if (o.limit > 0 && i < to) {
     result.continue = encodeContinue(keys[i - 1]!.slice(typeRoot.length), rev);
-    if (!filtered) result.remainingItemCount = keys.length - i;
+    if (!filtered) result.remainingItemCount = to - i;
   }
   return result;
 }
 
-/** Index of the first key >= k in a sorted array. */
-function lowerBound(keys: string[], k: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

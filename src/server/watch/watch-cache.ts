@@ -224,21 +224,21 @@ export class WatchCache {
     await this.waitFresh(current, timeoutMs);
   }
 
-  /** Keys under a prefix in key order (sorted lazily, reused until the key set changes). */
-  keysUnder(prefix: string): string[] {
+  /** The sorted key array and the index range [from, to) of the keys under a prefix (no copy). */
+  keyRange(prefix: string): { keys: string[]; from: number; to: number } {
     this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (prefix === this.prefix) return this.sortedKeys;
     const keys = this.sortedKeys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: string[] = [];
-    for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) out.push(keys[i]!);
-    return out;
+    if (prefix === this.prefix) return { keys, from: 0, to: keys.length };
+    const from = lowerBound(keys, prefix);
+    // every key under the prefix sorts before prefix + U+FFFF
+    const to = lowerBound(keys, prefix + '\uffff', from);
+    return { keys, from, to };
+  }
+
+  /** Keys under a prefix in key order. */
+  keysUnder(prefix: string): string[] {
+    const { keys, from, to } = this.keyRange(prefix);
+    return from === 0 && to === keys.length ? keys : keys.slice(from, to);
   }
 
   /**
@@ -324,4 +324,15 @@ export class WatchCacheSet {
     for (const c of this.caches.values()) c.stop();
     this.caches.clear();
   }
+}
+
+/** Index of the first key >= k in a sorted array (from `lo`). */
+export function lowerBound(keys: string[], k: string, lo = 0): number {
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
