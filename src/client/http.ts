@@ -150,7 +150,18 @@ export class ApiClient {
     return (await this.request<T>('PATCH', resourcePath(ref), { ...opts, body, contentType, query: { ...writeQuery(opts), ...opts.query } })).body;
   }
 
+  /**
+   * With a DeleteOptions body the server reads options from the body only (as upstream), so the
+   * options given here go into that body; without one they go into the query.
+   */
   async delete<T = unknown>(ref: ResourceRef, opts: RequestOptions & WriteOptions & { propagationPolicy?: string; gracePeriodSeconds?: number } = {}): Promise<T> {
+    if (opts.body !== undefined && typeof opts.body === 'object' && opts.body !== null) {
+      const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions', ...(opts.body as Record<string, unknown>) };
+      if (opts.dryRun) body.dryRun = ['All'];
+      if (opts.propagationPolicy !== undefined) body.propagationPolicy = opts.propagationPolicy;
+      if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+      return (await this.request<T>('DELETE', resourcePath(ref), { ...opts, body })).body;
+    }
     const query = { ...writeQuery(opts), propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds, ...opts.query };
     return (await this.request<T>('DELETE', resourcePath(ref), { ...opts, query })).body;
   }

@@ -1,7 +1,10 @@
 // The explorer shell: top bar (jump box, namespace, connection, theme), discovery-driven navigation, views.
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { warningStore } from './api.js';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
+import { ManifestViewerContext } from './components/ManifestViewer.js';
+import { CreateView } from './editor/CreateView.js';
+import { MonacoManifestViewer } from './editor/MonacoManifestViewer.js';
 import { JumpBox } from './components/JumpBox.js';
 import { NamespacePicker } from './components/NamespacePicker.js';
 import { Sidebar } from './components/Sidebar.js';
@@ -14,9 +17,13 @@ import { Home } from './views/Home.js';
 import { ObjectView } from './views/ObjectView.js';
 import { StaticBench } from './views/StaticBench.js';
 
+// The config studio (and the configuration model it pulls in) loads on first visit only.
+const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default: m.StudioPage })));
+
 function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+  // Monaco takes keys through an EditContext div (Chromium) that is neither a textarea nor contentEditable
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable || !!el.closest?.('.monaco-editor'));
 }
 
 const SHORTCUTS: [string, string][] = [
@@ -24,7 +31,7 @@ const SHORTCUTS: [string, string][] = [
   ['/', 'filter the rows of the current list'],
   ['↑ ↓  j k', 'move through rows; PageUp/PageDown, Home/End'],
   ['Enter', 'open the selected row'],
-  ['1 … 5', 'object tabs: summary, YAML, JSON, events, managed fields'],
+  ['1 … 6', 'object tabs: summary, YAML, JSON, events, managed fields, edit'],
   ['Esc', 'back from an object to its list'],
   ['t', 'light / dark theme'],
   ['?', 'this help'],
@@ -42,7 +49,7 @@ export function App() {
   const warnings = useSyncExternalStore(warningStore.subscribe, warningStore.get);
 
   const typeInfo =
-    route.name === 'list' || route.name === 'object'
+    route.name === 'list' || route.name === 'object' || route.name === 'new'
       ? discovery.data?.resources.find((r) => r.group === route.group && r.version === route.version && r.resource === route.resource)
       : undefined;
 
@@ -62,7 +69,7 @@ export function App() {
       else if (e.key === 'Escape') {
         if (help) setHelp(false);
         else if (route.name === 'object') navigate(href(listPath(route), { ns: namespace || undefined }));
-      } else if (route.name === 'object' && /^[1-5]$/.test(e.key)) {
+      } else if (route.name === 'object' && /^[1-6]$/.test(e.key)) {
         navigate(href(objectPath(route, route.namespace, route.objName, OBJECT_TABS[Number(e.key) - 1]), { ns: namespace || undefined }), { replace: true });
       }
     };
@@ -73,7 +80,7 @@ export function App() {
   useEffect(() => {
     if (route.name === 'list' || route.name === 'object') {
       document.title = `${route.name === 'object' ? `${route.objName} · ` : ''}${route.resource} · Periscope`;
-    } else document.title = 'Periscope';
+    } else if (route.name !== 'studio') document.title = 'Periscope';
   }, [route]);
 
   let main;
@@ -81,6 +88,13 @@ export function App() {
   if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
   else if (route.name === 'list')
     main = <CollectionView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} location={location} filterRef={filterRef} />;
+  else if (route.name === 'new') main = <CreateView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} namespace={namespace} />;
+  else if (route.name === 'studio')
+    main = (
+      <Suspense fallback={<div className="state compact muted">Loading the config studio…</div>}>
+        <StudioPage kind={route.kind} />
+      </Suspense>
+    );
   else if (route.name === 'object')
     main = <ObjectView type={route} namespace={route.namespace} name={route.objName} tab={route.tab} discovery={discovery.data} listNamespace={namespace} />;
   else
@@ -98,6 +112,9 @@ export function App() {
         </Link>
         <JumpBox ref={jumpRef} discovery={discovery.data} namespace={namespace} />
         <NamespacePicker value={namespace} disabled={!!typeInfo && !typeInfo.namespaced} onChange={(ns) => setQuery({ ns: ns || undefined })} />
+        <Link href="/studio" className={`topbar-link${route.name === 'studio' ? ' active' : ''}`} data-testid="nav-studio" title="Author the server's configuration documents">
+          Config studio
+        </Link>
         <span className="spacer" />
         <ConnectionBadge />
         <button className="icon-btn" onClick={() => setHelp((h) => !h)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
@@ -110,7 +127,9 @@ export function App() {
       <ConnectionBanner />
       <div className="layout">
         <Sidebar discovery={discovery.data} route={route} namespace={namespace} />
-        <main className="main">{main}</main>
+        <main className="main">
+          <ManifestViewerContext.Provider value={MonacoManifestViewer}>{main}</ManifestViewerContext.Provider>
+        </main>
       </div>
       {warnings.length > 0 && (
         <div className="toasts" role="status">

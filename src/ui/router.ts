@@ -1,13 +1,15 @@
 // A tiny router over the History API: every view has a URL (deep links, back/forward).
 //   /                                              home
 //   /r/<group|core>/<version>/<resource>           a collection  (?ns= &l= label selector &q= filter &sort= &wide &meta &all)
-//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields)
+//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit)
+//   /r/<group|core>/<version>/<resource>/_new      a new object of that type (?ns= its namespace)
 //   /_bench/static                                 the static-render ceiling page used by the UI benchmark
+//   /studio, /studio/<Kind>                        the config studio (configuration documents of the server)
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
 import { createElement, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
-export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields';
-export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields'];
+export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit';
+export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit'];
 
 export interface TypeRef {
   group: string;
@@ -19,7 +21,9 @@ export type Route =
   | { name: 'home' }
   | ({ name: 'list' } & TypeRef)
   | ({ name: 'object'; namespace?: string; objName: string; tab: ObjectTab } & TypeRef)
+  | ({ name: 'new' } & TypeRef)
   | { name: 'bench-static' }
+  | { name: 'studio'; kind?: string }
   | { name: 'not-found'; path: string };
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -29,9 +33,11 @@ export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { name: 'home' };
   if (parts[0] === '_bench' && parts[1] === 'static') return { name: 'bench-static' };
+  if (parts[0] === 'studio' && parts.length <= 2) return { name: 'studio', kind: parts[1] };
   if (parts[0] === 'r' && parts.length >= 4) {
     const t: TypeRef = { group: parts[1] === 'core' ? '' : parts[1]!, version: parts[2]!, resource: parts[3]! };
     if (parts.length === 4) return { name: 'list', ...t };
+    if (parts.length === 5 && parts[4] === '_new') return { name: 'new', ...t };
     if (parts.length === 6 || parts.length === 7) {
       const tab = (parts[6] ?? 'summary') as ObjectTab;
       return { name: 'object', ...t, namespace: parts[4] === '_' ? undefined : parts[4], objName: parts[5]!, tab: OBJECT_TABS.includes(tab) ? tab : 'summary' };
@@ -42,6 +48,10 @@ export function parseRoute(pathname: string): Route {
 
 export function listPath(t: TypeRef): string {
   return `/r/${groupSeg(t.group)}/${seg(t.version)}/${seg(t.resource)}`;
+}
+
+export function newObjectPath(t: TypeRef): string {
+  return `${listPath(t)}/_new`;
 }
 
 export function objectPath(t: TypeRef, namespace: string | undefined, name: string, tab: ObjectTab = 'summary'): string {

@@ -6,7 +6,7 @@ import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.j
 import { VirtualTable, type SortState } from '../components/VirtualTable.js';
 import { useCollection } from '../data/informers.js';
 import { filterRows, metadataColumns, objectOfRow, sortRows, tableColumns, type Row } from '../lib/table-view.js';
-import { href, navigate, objectPath, setQuery, type Location, type TypeRef } from '../router.js';
+import { Link, href, navigate, newObjectPath, objectPath, setQuery, type Location, type TypeRef } from '../router.js';
 
 /** Above this many objects the metadata-only mode is suggested. */
 const LARGE = 20_000;
@@ -215,6 +215,11 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
           <label className="check" title="Metadata-only mode: PartialObjectMetadata lists, lighter for very large collections">
             <input type="checkbox" data-testid="metadata-only" checked={metaOnly} onChange={(e) => setQuery({ meta: e.target.checked })} /> metadata only
           </label>
+          {info.verbs.includes('create') && (
+            <Link className="btn small" data-testid="new-object" href={href(newObjectPath(type), { ns: namespace || undefined })} title={`Create a ${info.kind} from a template`}>
+              New {info.kind}
+            </Link>
+          )}
           {snap && !snap.complete && (
             <button className="btn small" data-testid="load-all" onClick={() => setQuery({ all: true }, { replace: true })}>
               Load all

@@ -1,13 +1,16 @@
 // One object, live: summary (metadata, owners, finalizers, deletion state, conditions), YAML/JSON,
 // related Events and managed fields.
 import { useMemo, useState } from 'react';
-import { apiVersionOf, resourceForKind, type ApiResource, type Discovery, type KubeObject, type OwnerReference } from '../../client/index.js';
+import { apiVersionOf, resourceForKind, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
+import { DeleteDialog } from '../editor/DeleteDialog.js';
+import { EditorView } from '../editor/EditorView.js';
+import { FinalizerList } from '../editor/Finalizers.js';
 import { useCollection, useObject } from '../data/informers.js';
 import { ageOf, useNow } from '../lib/age.js';
 import { ownershipByField } from '../lib/managed-fields.js';
-import { Link, href, listPath, objectPath, type ObjectTab, type TypeRef } from '../router.js';
+import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 
 interface Props {
   type: TypeRef;
@@ -18,7 +21,7 @@ interface Props {
   listNamespace: string;
 }
 
-const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields' };
+const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit' };
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
   const info = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
@@ -32,6 +35,8 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   const events = useRelatedEvents(discovery, object, info);
   const tabHref = (t: ObjectTab) => href(objectPath(type, namespace, name, t), { ns: listNamespace || undefined });
   const back = href(listPath(type), { ns: listNamespace || undefined });
+  const [deleting, setDeleting] = useState(false);
+  const objectRef = { ...type, namespace, name };
 
   let body;
   if (isError) body = <ErrorState error={error} onRetry={() => void refetch()} />;
@@ -43,9 +48,11 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
       </EmptyState>
     );
   else if (tab === 'yaml' || tab === 'json') body = <Manifest object={object} format={tab} />;
+  else if (tab === 'edit')
+    body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
-  else body = <Summary object={object} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} />;
+  else body = <Summary object={object} objectRef={objectRef} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} />;
 
   return (
     <div className="object-view" data-testid="object-view">
@@ -66,6 +73,12 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
             </span>
           )}
           {data && <span className={`pill state-${data.state}`}>{data.state}</span>}
+          <span className="spacer" />
+          {object && info && discovery && info.verbs.includes('delete') && (
+            <button className="btn small danger" data-testid="delete-button" onClick={() => setDeleting(true)}>
+              Delete…
+            </button>
+          )}
         </h2>
         <div className="tabs" role="tablist">
           {(Object.keys(TAB_LABEL) as ObjectTab[]).map((t, i) => (
@@ -76,7 +89,10 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           ))}
         </div>
       </div>
-      <div className="object-body">{body}</div>
+      <div className={tab === 'edit' ? 'object-body editing' : 'object-body'}>{body}</div>
+      {deleting && object && info && discovery && (
+        <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone ? navigate(back) : setDeleting(false))} />
+      )}
     </div>
   );
 }
@@ -142,7 +158,7 @@ interface Condition {
   lastUpdateTime?: string;
 }
 
-function Summary({ object, discovery, eventsCount, eventsHref, listNamespace }: { object: KubeObject; discovery?: Discovery; eventsCount: number; eventsHref: string; listNamespace: string }) {
+function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNamespace }: { object: KubeObject; objectRef: ResourceRef; discovery?: Discovery; eventsCount: number; eventsHref: string; listNamespace: string }) {
   const now = useNow();
   const m = object.metadata ?? {};
   const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter((c) => c && typeof c === 'object');
@@ -203,7 +219,9 @@ function Summary({ object, discovery, eventsCount, eventsHref, listNamespace }: 
             )}
           </dd>
           <dt>Finalizers</dt>
-          <dd data-testid="finalizers">{m.finalizers?.length ? m.finalizers.map((f) => <code key={f} className="chip">{f}</code>) : <span className="muted">none</span>}</dd>
+          <dd data-testid="finalizers">
+            <FinalizerList object={object} objectRef={objectRef} />
+          </dd>
           <dt>Events</dt>
           <dd>
             <Link href={eventsHref} replace>

@@ -1,0 +1,139 @@
+// The write requests the editor sends (each first with dryRun=All, then for real) and what their
+// answers mean for the editor: warnings, field markers, apply conflicts, stale-version conflicts.
+import { ApiClient, ApiError, resourcePath, type KubeObject, type Query, type ResourceRef, type StatusCause } from '../../client/index.js';
+import { api } from '../api.js';
+import { createMergePatch, jsonPatchOps, strategicMergePatch, type JsonPatchOp, type PatchSchema } from '../lib/patches.js';
+import { isObject } from './documents.js';
+import { fieldsInDecodingMessage, type FieldMessage } from './locate.js';
+
+export type EditMode = 'apply' | 'merge' | 'json' | 'strategic' | 'replace';
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export const FIELD_MANAGER = 'periscope';
+
+export const MODE_LABEL: Record<EditMode, string> = {
+  apply: 'Apply (server-side)',
+  merge: 'Merge patch',
+  json: 'JSON patch',
+  strategic: 'Strategic merge patch',
+  replace: 'Replace (PUT)',
+};
+
+export const CONTENT_TYPE: Record<Exclude<EditMode, 'replace'>, string> = {
+  apply: 'application/apply-patch+yaml',
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+export interface WriteRequest {
+  method: 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  contentType: string;
+  /** Exactly the bytes sent. */
+  body: string;
+  query: Query;
+}
+
+export interface WriteSettings {
+  fieldValidation: FieldValidation;
+  /** Apply only: take ownership of conflicting fields. */
+  force?: boolean;
+}
+
+/** The patch document a patch mode sends, computed from the object before and after the edit. */
+export function computePatch(mode: 'merge' | 'json' | 'strategic', before: KubeObject, after: unknown, opts: { guardResourceVersion: boolean; schema?: PatchSchema }): unknown {
+  const rv = before.metadata?.resourceVersion;
+  if (mode === 'json') return jsonPatchOps(before, after, { guardResourceVersion: opts.guardResourceVersion }) satisfies JsonPatchOp[];
+  const patch = (mode === 'merge' ? createMergePatch(before, after) : strategicMergePatch(before, after, opts.schema)) as Record<string, unknown>;
+  // an empty patch stays empty: nothing to lock
+  if (opts.guardResourceVersion && rv && Object.keys(patch).length) {
+    const meta = isObject(patch.metadata) ? patch.metadata : {};
+    patch.metadata = { ...meta, resourceVersion: rv };
+  }
+  return patch;
+}
+
+export function buildWrite(
+  kind: 'create' | EditMode,
+  ref: ResourceRef,
+  body: string,
+  settings: WriteSettings,
+): WriteRequest {
+  const query: Query = { fieldManager: FIELD_MANAGER, fieldValidation: settings.fieldValidation };
+  if (kind === 'create') return { method: 'POST', path: resourcePath({ ...ref, name: undefined }), contentType: 'application/json', body, query };
+  if (kind === 'replace') return { method: 'PUT', path: resourcePath(ref), contentType: 'application/json', body, query };
+  if (kind === 'apply' && settings.force) query.force = 'true';
+  return { method: 'PATCH', path: resourcePath(ref), contentType: CONTENT_TYPE[kind], body, query };
+}
+
+// the editor reads Warning headers from each answer itself instead of the app-wide toasts
+const quiet = new ApiClient({ ...api.options, onWarning: undefined });
+
+export interface WriteResult {
+  object: KubeObject | undefined;
+  warnings: string[];
+  status: number;
+}
+
+export async function sendWrite(req: WriteRequest, dryRun: boolean, signal?: AbortSignal): Promise<WriteResult> {
+  const res = await quiet.request<KubeObject>(req.method, req.path, {
+    body: req.body,
+    contentType: req.contentType,
+    query: { ...req.query, dryRun: dryRun ? 'All' : undefined },
+    signal,
+  });
+  return { object: isObject(res.body) ? (res.body as KubeObject) : undefined, warnings: res.warnings, status: res.status };
+}
+
+/** A field another manager owns, from a 409 of server-side apply. */
+export interface ApplyConflict {
+  field: string;
+  manager: string;
+  /** "apps/v1", and the subresource when the owner wrote through one. */
+  apiVersion?: string;
+  subresource?: string;
+  message: string;
+}
+
+export function applyConflicts(err: unknown): ApplyConflict[] {
+  if (!(err instanceof ApiError) || err.code !== 409) return [];
+  return err.causes
+    .filter((c: StatusCause) => c.reason === 'FieldManagerConflict' && c.field)
+    .map((c: StatusCause) => {
+      const m = /conflict with "((?:[^"\\]|\\.)*)"(?: with subresource "([^"]*)")?(?: using (\S+))?/.exec(c.message ?? '');
+      return { field: c.field!, manager: m?.[1] ?? '(unknown)', subresource: m?.[2], apiVersion: m?.[3], message: c.message ?? '' };
+    });
+}
+
+/** The object changed since the edit began: a resourceVersion precondition or a JSON patch guard failed. */
+export function isStaleConflict(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  if (err.code === 409 && !applyConflicts(err).length) return true;
+  return err.code === 422 && err.causes.some((c) => /^patch\[\d+\]$/.test(c.field ?? '') && /test operation failed/.test(c.message ?? ''));
+}
+
+export interface FieldProblems {
+  /** Problems located in the edited object. */
+  object: FieldMessage[];
+  /** Problems of a JSON patch op (`patch[3]`), by op index. */
+  patchOps: { index: number; message: string }[];
+}
+
+/** Field problems from an error answer: Invalid causes, strict-decoding unknown or duplicate fields. */
+export function fieldProblems(err: unknown): FieldProblems {
+  const out: FieldProblems = { object: [], patchOps: [] };
+  if (!(err instanceof ApiError)) return out;
+  for (const c of err.causes) {
+    const op = /^patch\[(\d+)\]$/.exec(c.field ?? '');
+    if (op) out.patchOps.push({ index: Number(op[1]), message: c.message ?? c.reason ?? 'invalid' });
+    else if (c.field && c.reason !== 'FieldManagerConflict') out.object.push({ field: c.field.replace(/^\./, ''), message: c.message ?? c.reason ?? 'invalid', severity: 'error' });
+  }
+  if (!err.causes.length && err.code === 400) for (const f of fieldsInDecodingMessage(err.message)) out.object.push({ ...f, severity: 'error' });
+  return out;
+}
+
+/** Unknown or duplicate fields reported in Warning headers (fieldValidation=Warn). */
+export function warningProblems(warnings: string[]): FieldMessage[] {
+  return warnings.flatMap((w) => fieldsInDecodingMessage(w).map((f) => ({ ...f, severity: 'warning' as const })));
+}
