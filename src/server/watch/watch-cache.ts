@@ -49,6 +49,8 @@ export class WatchCache {
   private rev = 0;
   /** Revision of the last change applied to this type (the snapshot is valid from here to `rev`). */
   private lastChange = 0;
+  /** Keys whose stored bytes could not be decoded: the cache is then not an exact copy of the store. */
+  private readonly corrupt = new Set<string>();
   private watchers = new Set<Registered>();
   private storeWatch?: StoreWatch;
   private waiters: { rev: number; resolve: () => void }[] = [];
@@ -73,7 +75,7 @@ export class WatchCache {
 
   /** True when the cached objects are exactly the type's state at `revision` (no change in between). */
   holdsStateAt(revision: number): boolean {
-    return this.started !== undefined && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
+    return this.started !== undefined && this.corrupt.size === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
   }
 
   /** Oldest revision a watch may start from (events after it are all retained). */
@@ -96,6 +98,7 @@ export class WatchCache {
 
   private async load(): Promise<void> {
     this.objects.clear();
+    this.corrupt.clear();
     this.sortedKeys = undefined;
     let startKey: string | undefined;
     let revision: number | undefined;
@@ -107,6 +110,7 @@ export class WatchCache {
           this.objects.set(kv.key, decodeFromStorage(kv));
         } catch {
           // corrupt objects are not cached; direct reads report them
+          this.corrupt.add(kv.key);
         }
       }
       if (!page.more) break;
@@ -147,6 +151,7 @@ export class WatchCache {
     for (const se of evs) {
       let ev: CacheEvent;
       const prev = this.objects.get(se.kv.key);
+      if (se.type === 'delete') this.corrupt.delete(se.kv.key);
       try {
         if (se.type === 'delete') {
           const last = decodeFromStorage(se.kv);
@@ -157,10 +162,12 @@ export class WatchCache {
           const obj = decodeFromStorage(se.kv);
           if (!prev) this.sortedKeys = undefined;
           this.objects.set(se.kv.key, obj);
+          this.corrupt.delete(se.kv.key);
           ev = { type: prev ? 'MODIFIED' : 'ADDED', key: se.kv.key, obj, prevObj: prev, revision: se.revision };
         }
       } catch {
         this.objects.delete(se.kv.key);
+        if (se.type === 'put') this.corrupt.add(se.kv.key);
         this.sortedKeys = undefined;
         this.rev = this.lastChange = se.revision;
         continue;
