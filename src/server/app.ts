@@ -98,12 +98,17 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     const info = requestInfo(method, path, query);
     if (info.isResourceRequest) {
       const ac = new AbortController();
-      const abort = () => ac.abort();
+      let done = false;
+      // aborting builds an AbortError: only worth it while the handler still runs (watches, slow reads)
+      const abort = () => {
+        if (!done) ac.abort();
+      };
       res.on('close', abort);
       shutdown.signal.addEventListener('abort', abort, { once: true });
       try {
         await handleResourceRequest(req, res, info, query, deps, ac.signal);
       } finally {
+        done = true;
         shutdown.signal.removeEventListener('abort', abort);
       }
       return;

@@ -25,8 +25,17 @@ export interface StoredObject {
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
+let stampSecond = -1;
+let stamp = '';
+/** RFC 3339 with second precision, as the API records times; formatted once per second. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return stamp;
 }
 
 /** Stored bytes never carry resourceVersion: it is the key's modRevision, set on read. */
