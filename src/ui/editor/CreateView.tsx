@@ -11,6 +11,7 @@ import { useKindSchema } from './kind-schema.js';
 import { attachJsonSchema, type MountedEditor } from './overlays.js';
 import { ReviewDialog } from './ReviewDialog.js';
 import { buildWrite, type FieldValidation } from './requests.js';
+import { FieldValidationSelect } from './FieldValidationSelect.js';
 import { useWriteFlow } from './write-flow.js';
 
 interface Props {
@@ -121,14 +122,7 @@ function CreateForm({ info, namespace }: { info: ApiResource; namespace: string 
               </button>
             ))}
           </div>
-          <label className="check">
-            field validation
-            <select data-testid="field-validation" value={fieldValidation} onChange={(e) => setFieldValidation(e.target.value as FieldValidation)}>
-              <option value="Strict">Strict (reject)</option>
-              <option value="Warn">Warn</option>
-              <option value="Ignore">Ignore (drop)</option>
-            </select>
-          </label>
+          <FieldValidationSelect value={fieldValidation} onChange={setFieldValidation} />
           <span className="spacer" />
           <button className="btn" onClick={() => template && setText(printObject(template, format))} disabled={flow.busy}>
             Start over

@@ -14,6 +14,7 @@ import { markersFor } from './locate.js';
 import { attachJsonSchema, managerColours, useOwnersOverlay, type MountedEditor } from './overlays.js';
 import { ReviewDialog } from './ReviewDialog.js';
 import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation } from './requests.js';
+import { FieldValidationSelect } from './FieldValidationSelect.js';
 import { useWriteFlow, type Failure, type WriteContext } from './write-flow.js';
 
 type ApplyScope = 'object' | 'owned';
@@ -270,14 +271,7 @@ export function EditorView({ info, object: live, discovery }: Props) {
             </button>
           ))}
         </div>
-        <label className="check" title="How the server treats fields the schema does not know">
-          field validation
-          <select data-testid="field-validation" value={fieldValidation} onChange={(e) => setFieldValidation(e.target.value as FieldValidation)}>
-            <option value="Strict">Strict (reject)</option>
-            <option value="Warn">Warn</option>
-            <option value="Ignore">Ignore (drop)</option>
-          </select>
-        </label>
+        <FieldValidationSelect value={fieldValidation} onChange={setFieldValidation} />
         {mode === 'apply' && (
           <>
             <label className="check" title="Take ownership of fields other managers own">

@@ -1,7 +1,7 @@
 // A Monaco diff editor between two texts (read-only by default); models follow the props.
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import type * as Monaco from 'monaco-editor';
-import { loadMonaco, type MonacoApi } from './load.js';
+import { useMonaco, type MonacoApi } from './load.js';
 
 export interface MonacoDiffProps {
   original: string;
@@ -22,23 +22,11 @@ export interface MonacoDiffProps {
 export function MonacoDiff(props: MonacoDiffProps) {
   const { original, modified, language = 'yaml', readOnly = true, sideBySide = true } = props;
   const host = useRef<HTMLDivElement>(null);
-  const [api, setApi] = useState<MonacoApi>();
-  const [failed, setFailed] = useState<string>();
+  const { api, failed } = useMonaco();
   const editorRef = useRef<Monaco.editor.IStandaloneDiffEditor>(undefined);
   const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel }>(undefined);
   const latest = useRef(props);
   latest.current = props;
-
-  useEffect(() => {
-    let cancelled = false;
-    loadMonaco().then(
-      (m) => !cancelled && setApi(m),
-      (err: unknown) => !cancelled && setFailed(String((err as Error)?.message ?? err)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, []);
 
   useEffect(() => {
     if (!api || !host.current) return;

@@ -2,7 +2,7 @@
 // Schema (by uri, see registerYamlSchema) and a plain textarea fallback when Monaco cannot load.
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import type * as Monaco from 'monaco-editor';
-import { loadMonaco, type MonacoApi } from './load.js';
+import { useMonaco, type MonacoApi } from './load.js';
 import { bindModelToSchema } from './schemas.js';
 
 export interface EditorMarker {
@@ -58,8 +58,7 @@ function toMarkerData(model: Monaco.editor.ITextModel, m: EditorMarker): Monaco.
 export function MonacoEditor(props: MonacoEditorProps) {
   const { value, language = 'yaml', schemaUri, markers, markerOwner = 'periscope', readOnly = false } = props;
   const host = useRef<HTMLDivElement>(null);
-  const [api, setApi] = useState<MonacoApi>();
-  const [failed, setFailed] = useState<string>();
+  const { api, failed } = useMonaco();
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor>(undefined);
   const modelRef = useRef<Monaco.editor.ITextModel>(undefined);
   const applying = useRef(false);
@@ -67,17 +66,6 @@ export function MonacoEditor(props: MonacoEditorProps) {
   latest.current = props;
   const [name] = useState(() => `m${++modelCounter}-${(props.fileName ?? 'document').replace(/\.(ya?ml|json)$/, '').replace(/[^\w.-]/g, '_')}`);
   const ext = language === 'json' ? 'json' : language === 'yaml' ? 'yaml' : 'txt';
-
-  useEffect(() => {
-    let cancelled = false;
-    loadMonaco().then(
-      (m) => !cancelled && setApi(m),
-      (err: unknown) => !cancelled && setFailed(String((err as Error)?.message ?? err)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, []);
 
   useEffect(() => {
     if (!api || !host.current) return;
