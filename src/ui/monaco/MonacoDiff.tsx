@@ -1,5 +1,5 @@
 // A Monaco diff editor between two texts (read-only by default); models follow the props.
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { useMonaco, type MonacoApi } from './load.js';
 
