@@ -25,6 +25,9 @@ import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
+import { rememberServiceAllocations } from './registry/builtin-service.js';
+import { typePrefix } from './registry/keys.js';
+import { decodeFromStorage } from './registry/resource-store.js';
 import { TypeRegistry } from './registry/registry.js';
 import { startCompactor } from './storage/compactor.js';
 import { compactionTarget, etcdStoreOf } from './storage/etcd-compaction.js';
@@ -172,6 +175,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     closers.push(() => deletion.stop());
     closers.push(() => caches.stopAll());
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
+    await rememberStoredServices(store);
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.
     const stopCompactor = startCompactor(compactionTarget(store), flags.compactionIntervalMs);
     closers.push(stopCompactor);
@@ -227,6 +231,23 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       return closed;
     },
   };
+}
+
+/** Stored services keep their cluster IPs and node ports across restarts. */
+async function rememberStoredServices(store: RevisionedStore): Promise<void> {
+  let startKey: string | undefined;
+  for (;;) {
+    const page = await store.range({ prefix: typePrefix({ group: '', plural: 'services' }), startKey, limit: 1000 });
+    for (const kv of page.kvs) {
+      try {
+        rememberServiceAllocations(decodeFromStorage(kv));
+      } catch {
+        // corrupt objects hold nothing we can read
+      }
+    }
+    if (!page.more || page.kvs.length === 0) return;
+    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+  }
 }
 
 function pathNotFound(_path: string) {

@@ -29,6 +29,10 @@ export class IPAllocator {
     if (this.contains(ip)) this.used.add(ipToInt(ip));
   }
 
+  isUsed(ip: string): boolean {
+    return this.used.has(ipToInt(ip));
+  }
+
   release(ip: string): void {
     this.used.delete(ipToInt(ip));
   }
@@ -60,6 +64,13 @@ export const serviceIPs = new IPAllocator(SERVICE_CIDR);
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 const usedNodePorts = new Set<number>();
+
+/** Records the addresses and node ports a stored service holds (at startup, so restarts never hand them out twice). */
+export function rememberServiceAllocations(svc: KubeObject): void {
+  const spec = (svc.spec ?? {}) as { clusterIP?: unknown; clusterIPs?: unknown; ports?: unknown };
+  for (const ip of [spec.clusterIP, ...(Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [])]) if (typeof ip === 'string' && ip !== 'None') serviceIPs.markUsed(ip);
+  if (Array.isArray(spec.ports)) for (const p of spec.ports) if (typeof p?.nodePort === 'number') usedNodePorts.add(p.nodePort);
+}
 
 function allocateNodePort(): number {
   for (let i = 0; i < 1000; i++) {
