@@ -63,6 +63,8 @@ describe('custom resource definitions', () => {
   it('serves a new CRD within a second, lists it in discovery and validates objects with its schema', async () => {
     const c = await api.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCRD());
     expect(c.status).toBe(201);
+    // held from creation on, so even an immediate delete waits for the custom objects' cleanup
+    expect(c.body.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.service.io']);
     const t0 = Date.now();
     await waitServed('/apis/example.com/v1/namespaces/default/widgets');
     expect(Date.now() - t0).toBeLessThan(1000);

@@ -5,7 +5,7 @@
 import { failure } from '../../api/status.js';
 import type { AdmissionPlugin } from '../http/admission.js';
 import { deleteObject } from '../http/rest/deleter.js';
-import { crdEstablishedStatus, resourceTypesFromCRD } from '../registry/crd.js';
+import { CRD_CLEANUP_FINALIZER, crdEstablishedStatus, resourceTypesFromCRD } from '../registry/crd.js';
 import { typePrefix } from '../registry/keys.js';
 import { decodeFromStorage, encodeForStorage, nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
@@ -14,7 +14,7 @@ import { isGoneOrChanged, typeForResource, type ControllerDeps } from './control
 import { parseKey } from './object-feed.js';
 
 export const CRD_PREFIX = '/registry/apiextensions.service.io/customresourcedefinitions/';
-export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.service.io';
+export { CRD_CLEANUP_FINALIZER } from '../registry/crd.js';
 export const CRD_FINALIZER_USER = 'system:apiserver';
 
 const MAX_RETRY_MS = 30_000;

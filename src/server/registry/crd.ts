@@ -432,8 +432,16 @@ export function crdEstablishedStatus(crd: KubeObject, now: string = new Date().t
   };
 }
 
+/** Held by every CRD until its custom objects are gone (added at create, so no deletion can skip the cleanup). */
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.service.io';
+
 export const crdStrategy: Strategy = {
-  defaults: defaultCRD,
+  defaults(crd, old) {
+    defaultCRD(crd);
+    if (old) return;
+    const finalizers = crd.metadata?.finalizers ?? [];
+    if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) crd.metadata!.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
+  },
   validate: validateCRD,
   requireResourceVersionOnUpdate: true,
 };
