@@ -4,6 +4,7 @@ import type { ApiServer } from '../../src/server/app.js';
 import { ApiClient, discover, findResources, resourceForKind, suggestResources } from '../../src/client/index.js';
 import { testServer } from '../helpers/server.js';
 import { postJson } from './fixtures.js';
+import { simpleCrd } from '../helpers/crd.js';
 
 let server: ApiServer;
 
@@ -14,17 +15,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const crd = {
-  apiVersion: 'apiextensions.service.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.toys.example.com' },
-  spec: {
-    group: 'toys.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+const crd = simpleCrd({ group: 'toys.example.com', plural: 'widgets', kind: 'Widget', shortNames: ['wd'], apiGroup: 'apiextensions.service.io' });
 
 describe('discovery', () => {
   it('reads the aggregated form and the legacy documents to the same model', async () => {

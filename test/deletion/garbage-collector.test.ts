@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { client, testServer } from '../helpers/server.js';
 import { cm, dropFinalizers, eventually, gone, ns, ownerRef, type Api } from './support.js';
+import { simpleCrd } from '../helpers/crd.js';
 
 let server: ApiServer;
 let api: Api;
@@ -183,17 +184,7 @@ describe('orphan propagation', () => {
 
 describe('custom resources', () => {
   it('collects custom resources owned by built-ins and built-ins owned by custom resources', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.gc.example.com' },
-      spec: {
-        group: 'gc.example.com',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    };
+    const crd = simpleCrd({ group: 'gc.example.com', plural: 'gadgets', kind: 'Gadget' });
     expect((await api.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
     const gadgets = `/apis/gc.example.com/v1/namespaces/${NS}/gadgets`;
     const o = await owner('cr-owner');

@@ -5,6 +5,7 @@ import type { ApiServer } from '../../src/server/app.js';
 import { client, testServer } from '../helpers/server.js';
 import { WatchStream } from '../helpers/watch.js';
 import { cm, dropFinalizers, eventually, gone, ns, pod, type Api } from './support.js';
+import { simpleCrd } from '../helpers/crd.js';
 
 let server: ApiServer;
 let api: Api;
@@ -12,17 +13,7 @@ let api: Api;
 beforeAll(async () => {
   server = await testServer();
   api = client(server.url);
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'sprockets.ns.example.com' },
-    spec: {
-      group: 'ns.example.com',
-      scope: 'Namespaced',
-      names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  const crd = simpleCrd({ group: 'ns.example.com', plural: 'sprockets', kind: 'Sprocket' });
   expect((await api.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
 });
 afterAll(() => server.close());

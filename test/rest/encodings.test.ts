@@ -8,6 +8,7 @@ import type { ApiServer } from '../../src/server/app.js';
 import { parseFeatureGates } from '../../src/server/features.js';
 import { client, testServer } from '../helpers/server.js';
 import { WatchStream } from '../helpers/watch.js';
+import { simpleCrd } from '../helpers/crd.js';
 
 let server: ApiServer;
 let cborServer: ApiServer;
@@ -27,17 +28,7 @@ beforeAll(async () => {
   api = client(server.url);
   await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'enc' } });
   for (let i = 0; i < 3; i++) await api.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, labels: { i: String(i) } }, data: { k: 'v' } });
-  await api.post('/apis/apiextensions.service.io/v1/customresourcedefinitions', {
-    apiVersion: 'apiextensions.service.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'foos.cr.example.com' },
-    spec: {
-      group: 'cr.example.com',
-      scope: 'Namespaced',
-      names: { plural: 'foos', singular: 'foo', kind: 'Foo' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  });
+  await api.post('/apis/apiextensions.service.io/v1/customresourcedefinitions', simpleCrd({ group: 'cr.example.com', plural: 'foos', kind: 'Foo', apiGroup: 'apiextensions.service.io' }));
   for (let i = 0; i < 50; i++) if ((await api.get('/apis/cr.example.com/v1/namespaces/enc/foos')).status === 200) break;
   await api.post('/apis/cr.example.com/v1/namespaces/enc/foos', { apiVersion: 'cr.example.com/v1', kind: 'Foo', metadata: { name: 'f1' }, spec: { x: 1 } });
   cborServer = await testServer({ featureGates: parseFeatureGates('CBORServingAndStorage=true') });
