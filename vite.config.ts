@@ -12,6 +12,19 @@ export default defineConfig({
   worker: { format: 'es' },
   optimizeDeps: { include: ['monaco-yaml', 'monaco-yaml/yaml.worker.js'] },
   server: {
-    proxy: Object.fromEntries(['/api', '/apis', '/openapi', '/version', '/readyz'].map((p) => [p, { target: apiTarget, changeOrigin: true }])),
+    proxy: Object.fromEntries(
+      ['/api', '/apis', '/openapi', '/version', '/readyz'].map((p) => [
+        p,
+        {
+          target: apiTarget,
+          changeOrigin: true,
+          // The API server refuses writes from other origins; the dev server's own pages speak for its origin.
+          configure: (proxy: { on(ev: 'proxyReq', fn: (proxyReq: { setHeader(k: string, v: string): void }, req: { headers: Record<string, string | string[] | undefined> }) => void): void }) =>
+            proxy.on('proxyReq', (proxyReq, req) => {
+              if (req.headers.origin === `http://${req.headers.host}`) proxyReq.setHeader('origin', new URL(apiTarget).origin);
+            }),
+        },
+      ]),
+    ),
   },
 });

@@ -18,7 +18,10 @@ import { installCodecs } from './http/codecs.js';
 import { installPatchAlgorithms } from './http/rest/managed.js';
 import { writeEncoded, writeError, writeObject } from './http/respond.js';
 import { createStaticHandler } from './http/static.js';
-import { listenTracked } from './http/listen.js';
+import { limitConnections, listenTracked } from './http/listen.js';
+import { InflightLimiter } from './http/inflight.js';
+import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, rawTarget } from './http/request-guard.js';
+import { requestDeadline } from './http/request-timeout.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { seedDemoData } from './demo-data.js';
@@ -45,6 +48,9 @@ export interface ApiServer {
 }
 
 export type Logger = (line: string) => void;
+
+/** kube-apiserver's MaxHeaderBytes (1 MiB); larger headers are answered 431 by Node. */
+const MAX_HEADER_BYTES = 1 << 20;
 
 /** How often a server whose etcd was unreachable at start tries again. */
 const ETCD_RETRY_MS = 1000;
@@ -77,11 +83,20 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // one listener per in-flight request (watches included)
 
+  const scheme = flags.tlsCertFile ? 'https' : 'http';
+  // kubectl proxy's filters, on by default: a page served by another host name (DNS rebinding) or
+  // another origin (CSRF) cannot use the user's local server.
+  const acceptedHosts = flags.disableFilter ? undefined : acceptHostPatterns(flags.acceptHosts, flags.bindAddress);
+  const inflight = new InflightLimiter(flags.maxRequestsInflight, flags.maxMutatingRequestsInflight);
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
-    const query = url.searchParams;
+    const { path, query } = rawTarget(req.url);
     const method = req.method ?? 'GET';
+    if (acceptedHosts) {
+      if (!hostAccepted(req.headers.host, acceptedHosts)) throw forbiddenHost(req.headers.host);
+      const crossSite = crossSiteReason(req, scheme);
+      if (crossSite) throw forbiddenCrossSite(crossSite);
+    }
     if (path === '/healthz' || path === '/livez' || path === '/readyz' || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
       const etcdDown = ready && etcd !== undefined && !etcd.connected;
       const ok = !path.startsWith('/readyz') || (ready && !etcdDown);
@@ -89,6 +104,11 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       res.end(ok ? 'ok' : etcdDown ? '[-]etcd failed: the connection to etcd is down\nreadyz check failed' : '[-]store not ready\nreadyz check failed');
       return;
     }
+    const info = requestInfo(method, path, query);
+    if (info.malformed) throw pathNotFound(path);
+    // Watches are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
+    const longRunning = info.verb === 'watch';
+    if (!longRunning) res.once('close', inflight.acquire(method));
     if (path === '/version' || path === '/version/') {
       writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json');
       return;
@@ -98,7 +118,6 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       openapi.handle(req, res, path, query);
       return;
     }
-    const info = requestInfo(method, path, query);
     if (info.isResourceRequest) {
       const ac = new AbortController();
       let done = false;
@@ -108,10 +127,12 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       };
       res.on('close', abort);
       shutdown.signal.addEventListener('abort', abort, { once: true });
+      const deadline = longRunning ? undefined : requestDeadline(req, res, query, flags.requestTimeoutMs, abort);
       try {
         await handleResourceRequest(req, res, info, query, deps, ac.signal);
       } finally {
         done = true;
+        deadline?.clear();
         shutdown.signal.removeEventListener('abort', abort);
       }
       return;
@@ -144,9 +165,8 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   };
 
   const server: Server = flags.tlsCertFile
-    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!) })
-    : createHttpServer();
-  server.keepAliveTimeout = 65_000;
+    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!), maxHeaderSize: MAX_HEADER_BYTES })
+    : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     if (flags.requestLog)
@@ -163,9 +183,9 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       }
     });
   });
+  limitConnections(server, flags.requestTimeoutMs);
   const listening = await listenTracked(server, flags.port, flags.bindAddress);
   const port = listening.port;
-  const scheme = flags.tlsCertFile ? 'https' : 'http';
   const url = `${scheme}://${listening.host}:${port}`;
 
   const initialize = async (): Promise<void> => {

@@ -1,5 +1,7 @@
 // Command-line flags. Names mirror kube-apiserver where one exists.
 import { parseFeatureGates, type FeatureGates } from './features.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './http/inflight.js';
+import { DEFAULT_ACCEPT_HOSTS, DEFAULT_REJECT_PATHS, parsePatternList } from './http/request-guard.js';
 
 export type StoreKind = 'memory' | 'sqlite' | 'etcd';
 
@@ -27,6 +29,19 @@ export interface ServerFlags {
   staticDir: string;
   /** Log one line per request. */
   requestLog: boolean;
+  /** Regular expressions a request's Host name must match (kubectl proxy's flag). */
+  acceptHosts: string;
+  /** Proxy mode: paths and methods never forwarded (kubectl proxy's flags). */
+  rejectPaths: string;
+  rejectMethods: string;
+  /** kubectl proxy's --disable-filter: no Host, path or method filtering (dangerous). */
+  disableFilter: boolean;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** Deadline of requests other than watches (kube-apiserver --request-timeout). */
+  requestTimeoutMs: number;
+  /** Serve a non-loopback --bind-address without any authentication configured. */
+  allowUnauthenticatedRemote: boolean;
 }
 
 export class FlagError extends Error {}
@@ -72,6 +87,14 @@ const FLAGS: Record<string, FlagDef> = {
   'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
   'static-dir': def('string', 'directory of the built explorer (default ./dist)', (f, v) => (f.staticDir = v)),
   'request-log': def('bool', 'log one line per request (default true)', (f, v) => (f.requestLog = parseBool(v, 'request-log'))),
+  'accept-hosts': def('string', `comma-separated regular expressions of accepted Host names (default ${DEFAULT_ACCEPT_HOSTS}, plus the bind address)`, (f, v) => (f.acceptHosts = patterns(v, 'accept-hosts'))),
+  'reject-paths': def('string', `proxy mode: comma-separated regular expressions of paths never forwarded (default ${DEFAULT_REJECT_PATHS})`, (f, v) => (f.rejectPaths = patterns(v, 'reject-paths'))),
+  'reject-methods': def('string', "proxy mode: comma-separated regular expressions of methods never forwarded (default ^$)", (f, v) => (f.rejectMethods = patterns(v, 'reject-methods'))),
+  'disable-filter': def('bool', 'turn off the Host, path and method filters (dangerous: any web page can then reach the API)', (f, v) => (f.disableFilter = parseBool(v, 'disable-filter'))),
+  'max-requests-inflight': def('int', `most non-mutating requests served at once; 0 = no limit (default ${DEFAULT_MAX_REQUESTS_INFLIGHT})`, (f, v) => (f.maxRequestsInflight = parseCount(v, 'max-requests-inflight'))),
+  'max-mutating-requests-inflight': def('int', `most mutating requests served at once; 0 = no limit (default ${DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT})`, (f, v) => (f.maxMutatingRequestsInflight = parseCount(v, 'max-mutating-requests-inflight'))),
+  'request-timeout': def('duration', 'deadline of requests other than watches (default 1m)', (f, v) => (f.requestTimeoutMs = parseDuration(v, 'request-timeout'))),
+  'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
 export function defaultFlags(): ServerFlags {
@@ -87,6 +110,14 @@ export function defaultFlags(): ServerFlags {
     featureGates: parseFeatureGates(undefined),
     staticDir: 'dist',
     requestLog: true,
+    acceptHosts: DEFAULT_ACCEPT_HOSTS,
+    rejectPaths: DEFAULT_REJECT_PATHS,
+    rejectMethods: '^$',
+    disableFilter: false,
+    maxRequestsInflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
+    maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    requestTimeoutMs: 60_000,
+    allowUnauthenticatedRemote: false,
   };
 }
 
@@ -113,7 +144,27 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  const remote = remoteBindProblem(f);
+  if (remote) throw new FlagError(remote);
   return f;
+}
+
+/** Loopback addresses: only this machine can connect. */
+export function isLoopback(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
+  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || a === '::ffff:127.0.0.1';
+}
+
+/**
+ * Serving other machines without authentication must be a conscious choice: otherwise anyone on the
+ * network is cluster admin (or, in proxy mode, holds the kubeconfig's credentials).
+ */
+export function remoteBindProblem(f: ServerFlags): string | undefined {
+  if (isLoopback(f.bindAddress) || f.allowUnauthenticatedRemote) return undefined;
+  if (f.kubeconfig)
+    return `refusing to serve proxy mode on --bind-address ${f.bindAddress}: every client on the network would act with the kubeconfig's credentials; bind a loopback address or pass --allow-unauthenticated-remote`;
+  if (f.authenticationConfig) return undefined;
+  return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
 }
 
 export function flagsHelp(): string {
@@ -126,6 +177,20 @@ function parsePort(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n < 0 || n > 65535) throw new FlagError(`invalid port "${v}": must be 0-65535`);
   return n;
+}
+
+function parseCount(v: string, name: string): number {
+  if (!/^\d+$/.test(v)) throw new FlagError(`invalid value "${v}" for --${name}: must be a whole number`);
+  return Number(v);
+}
+
+function patterns(v: string, name: string): string {
+  try {
+    parsePatternList(v, name);
+  } catch (e) {
+    throw new FlagError((e as Error).message);
+  }
+  return v;
 }
 
 function parseBool(v: string, name: string): boolean {

@@ -5,6 +5,7 @@ import type { FeatureGates } from '../features.js';
 import { ResourceStore } from '../registry/resource-store.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import type { ResourceType } from '../registry/types.js';
+import { pathSegmentErrors } from '../registry/meta-validation.js';
 import type { RevisionedStore } from '../storage/types.js';
 import { typePrefix } from '../registry/keys.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
@@ -57,6 +58,10 @@ export async function handleResourceRequest(
   if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
     throw withMessage(notFound(), 'the server could not find the requested resource');
   if (info.parts.length > 3) throw withMessage(notFound(), 'the server could not find the requested resource');
+  // Names and namespaces from the path become storage keys: `.`, `..`, `/` and `%` never name an object
+  // (apimachinery IsValidPathSegmentName, checked by upstream's NamespaceKeyFunc).
+  checkPathSegment('Name', info.name);
+  checkPathSegment('Namespace', info.namespace);
   const s: RequestScope = {
     req,
     res,
@@ -99,6 +104,12 @@ export async function handleResourceRequest(
     default:
       throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
   }
+}
+
+function checkPathSegment(what: 'Name' | 'Namespace', value: string): void {
+  if (value === '') return;
+  const msgs = pathSegmentErrors(value);
+  if (msgs.length > 0) throw errors.badRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${msgs.join(';')}`);
 }
 
 function withMessage<T extends { status: { message?: string; details?: unknown } }>(e: T, message: string): T {

@@ -10,6 +10,17 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * Connection limits of kube-apiserver's secure serving (k8s.io/apiserver pkg/server/secure_serving.go):
+ * headers must arrive within 32 s (slowloris), idle keep-alive connections close after 90 s; a request
+ * whose body has not arrived after `requestTimeoutMs` (--request-timeout) is cut.
+ */
+export function limitConnections(server: Server, requestTimeoutMs = 60_000): void {
+  server.headersTimeout = 32_000;
+  server.keepAliveTimeout = 90_000;
+  server.requestTimeout = requestTimeoutMs > 0 ? Math.max(requestTimeoutMs, server.headersTimeout) : 0;
+}
+
 export async function listenTracked(server: Server, port: number, bindAddress: string): Promise<Listening> {
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {

@@ -15,6 +15,8 @@ export interface RequestInfo {
   name: string;
   /** Path segments after /api or /apis/{group}. */
   parts: string[];
+  /** The path has an empty segment: it names no resource. */
+  malformed?: boolean;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -34,8 +36,15 @@ export function requestInfo(method: string, rawPath: string, query: URLSearchPar
     name: '',
     parts: [],
   };
-  const segs = path.split('/').filter((s) => s.length > 0).map(safeDecode);
-  if (segs.length === 0) return info;
+  // One leading and one trailing slash are dropped; an empty segment inside (`namespaces//pods`) would
+  // otherwise shift every later segment into another role, so such paths name nothing.
+  const trimmed = path.replace(/^\//, '').replace(/\/$/, '');
+  if (trimmed === '') return info;
+  const segs = trimmed.split('/').map(safeDecode);
+  if (segs.some((s) => s === '')) {
+    info.malformed = true;
+    return info;
+  }
   const prefix = segs[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   let rest = segs.slice(1);

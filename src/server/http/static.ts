@@ -1,7 +1,7 @@
 // Serves the built explorer (SPA): files from the build directory, index.html for client routes.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,14 +18,34 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/**
+ * The explorer's pages: only its own scripts, styles and workers (Monaco sets inline styles; its
+ * workers are files of the build); no framing (clickjacking); connections only to this origin.
+ */
+export const EXPLORER_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
 export function createStaticHandler(dir: string): ((req: IncomingMessage, res: ServerResponse, path: string) => boolean) | undefined {
   const root = resolve(dir);
   if (!existsSync(join(root, 'index.html'))) return undefined;
   return (req, res, path) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const rel = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return false; // malformed percent-encoding names no file
+    }
+    if (decoded.includes('\0')) return false;
+    const rel = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
     let file = join(root, rel);
-    if (!file.startsWith(root)) return false;
+    if (file !== root && !file.startsWith(root + sep)) return false;
     let isAsset = true;
     if (!existsSync(file) || !statSync(file).isFile()) {
       // client-side routes get the app shell; missing assets are a plain 404
@@ -34,6 +54,7 @@ export function createStaticHandler(dir: string): ((req: IncomingMessage, res: S
       isAsset = false;
     }
     const st = statSync(file);
+    for (const [k, v] of Object.entries(EXPLORER_SECURITY_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
     res.setHeader('Content-Length', st.size);
     res.setHeader('Cache-Control', isAsset && rel.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

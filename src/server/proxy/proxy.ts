@@ -7,6 +7,9 @@ import { Agent as HttpAgent } from 'node:http';
 import type { ServerFlags } from '../flags.js';
 import { defaultFlags } from '../flags.js';
 import { createStaticHandler } from '../http/static.js';
+import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, parsePatternList, rawTarget } from '../http/request-guard.js';
+import { limitConnections } from '../http/listen.js';
+import type { StatusError } from '../../api/status.js';
 import { loadKubeconfig, type ClusterCredentials } from './kubeconfig.js';
 
 export interface ProxyServer {
@@ -24,8 +27,25 @@ const FORWARDED_PREFIXES = ['/api', '/apis', '/openapi', '/version'];
 const DROP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'authorization', 'cookie', 'origin', 'referer']);
 const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'set-cookie']);
 
+/** The cluster's CORS answers would let other origins read through our credentials: never passed back. */
+const dropResponseHeader = (name: string) => DROP_RESPONSE.has(name) || name.startsWith('access-control-');
+
 export function isForwarded(path: string): boolean {
   return FORWARDED_PREFIXES.some((p) => path === p || path.startsWith(p + '/'));
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function forbiddenProxyPath(method: string, path: string): StatusError {
+  const e = forbiddenCrossSite('');
+  e.status.message = `${method} ${path.slice(0, 200)} is not forwarded by this proxy (see --reject-paths and --reject-methods)`;
+  return e;
 }
 
 function statusBody(code: number, reason: string, message: string): string {
@@ -75,7 +95,7 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     });
     upstream.on('response', (up) => {
       const out: OutgoingHttpHeaders = {};
-      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_RESPONSE.has(k)) out[k] = v;
+      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !dropResponseHeader(k)) out[k] = v;
       res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
       // watches: pass every chunk on as it arrives
       res.flushHeaders();
@@ -97,11 +117,34 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     req.pipe(upstream);
   };
 
+  // kubectl proxy's filters (staging/src/k8s.io/kubectl/pkg/proxy/proxy_server.go): this server holds the
+  // kubeconfig's credentials, so a request a web page made the browser send must never reach the cluster.
+  const filter = flags.disableFilter
+    ? undefined
+    : {
+        hosts: acceptHostPatterns(flags.acceptHosts, flags.bindAddress),
+        paths: parsePatternList(flags.rejectPaths, 'reject-paths'),
+        methods: parsePatternList(flags.rejectMethods, 'reject-methods'),
+      };
+  const refuse = (res: ServerResponse, e: StatusError) => {
+    res.writeHead(e.status.code, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(e.status));
+  };
+
   const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const { path } = rawTarget(req.url);
     if (flags.requestLog) {
       const t0 = Date.now();
-      res.on('finish', () => log(JSON.stringify({ ts: new Date().toISOString(), proxy: true, method: req.method, path: req.url, status: res.statusCode, ms: Date.now() - t0 })));
+      res.on('finish', () => log(JSON.stringify({ ts: new Date().toISOString(), proxy: true, method: req.method, path, status: res.statusCode, ms: Date.now() - t0 })));
+    }
+    if (filter) {
+      if (!hostAccepted(req.headers.host, filter.hosts)) return refuse(res, forbiddenHost(req.headers.host));
+      const crossSite = crossSiteReason(req, 'http');
+      if (crossSite) return refuse(res, forbiddenCrossSite(crossSite));
+      // matched on the decoded path too: the cluster decodes `%65xec` to `exec`
+      const decoded = decodePath(path);
+      if (isForwarded(path) && (filter.paths.some((p) => p.test(path) || p.test(decoded)) || filter.methods.some((m) => m.test(req.method ?? ''))))
+        return refuse(res, forbiddenProxyPath(req.method ?? '', path));
     }
     if (isForwarded(path)) return forward(req, res);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
@@ -113,6 +156,7 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   });
+  limitConnections(server, 0); // watches stream through: no request deadline here, the cluster has its own
   const listening = await listenTracked(server, flags.port, flags.bindAddress);
   const { port, host } = listening;
   let closed: Promise<void> | undefined;

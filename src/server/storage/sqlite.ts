@@ -13,7 +13,7 @@
 //
 // Revisions follow etcd: an empty store is at revision 1, the first write
 // gets 2. compact(rev) keeps the state at rev; persisted in `meta`.
-import { mkdirSync } from 'node:fs';
+import { preparePrivateDataDir } from './private-files.js';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -138,7 +138,7 @@ export class SqliteStore implements RevisionedStore {
     if (this.state === 'open') return;
     let db: Database.Database | undefined;
     try {
-      mkdirSync(this.dataDir, { recursive: true });
+      preparePrivateDataDir(this.dataDir, [this.path, `${this.path}-wal`, `${this.path}-shm`]);
       db = new Database(this.path, { timeout: this.lockTimeoutMs });
       // Exclusive locking must be set before WAL so no shared-memory index is used.
       db.pragma('locking_mode = EXCLUSIVE');

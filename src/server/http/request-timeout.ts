@@ -1,0 +1,48 @@
+// The deadline of requests that are not long-running, as upstream's timeout filter
+// (k8s.io/apiserver pkg/server/filters/timeout.go): --request-timeout (1m), shortened by the client's
+// `?timeout=`; past it a 504 Timeout Status if nothing was written yet, otherwise the connection is cut.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../../api/status.js';
+import { writeError } from './respond.js';
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration (`32s`, `1m30s`, `500ms`); undefined when malformed. */
+export function parseGoDuration(v: string): number | undefined {
+  if (v === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
+  let total = 0;
+  let at = 0;
+  for (let m = re.exec(v); m; m = re.exec(v)) {
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    at = re.lastIndex;
+  }
+  return at === v.length && v.length > 0 && Number.isFinite(total) ? total : undefined;
+}
+
+export interface Deadline {
+  clear(): void;
+}
+
+export function requestDeadline(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, maxMs: number, abort: () => void): Deadline | undefined {
+  let ms = maxMs;
+  const given = query.get('timeout');
+  if (given !== null && given !== '') {
+    const parsed = parseGoDuration(given);
+    // upstream: "invalid timeout specified in the request URL"
+    if (parsed === undefined) throw errors.badRequest(`invalid timeout specified in the request URL: ${JSON.stringify(given.slice(0, 100))}`);
+    if (parsed > 0 && (ms <= 0 || parsed < ms)) ms = parsed;
+  }
+  if (ms <= 0) return undefined;
+  const timer = setTimeout(() => {
+    if (res.writableEnded) return;
+    abort();
+    if (res.headersSent) res.destroy();
+    else {
+      res.setHeader('Connection', 'close');
+      writeError(req, res, errors.timeout('request did not complete within requested timeout - context deadline exceeded', 0));
+    }
+  }, Math.min(ms, 2 ** 31 - 1));
+  timer.unref();
+  return { clear: () => clearTimeout(timer) };
+}
