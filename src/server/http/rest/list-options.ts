@@ -131,12 +131,7 @@ export function parseWatchOptions(q: URLSearchParams, type: ResourceType): Watch
     );
   if (q.get('continue')) throw invalidListOptions('continue', 'FieldValueForbidden', 'Forbidden: continue is forbidden for watch');
   parseRV(rvText);
-  const ts = q.get('timeoutSeconds');
-  let timeoutSeconds: number | undefined;
-  if (ts !== null && ts !== '') {
-    timeoutSeconds = Number(ts);
-    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0) throw errors.badRequest(`timeoutSeconds: Invalid value: "${ts}"`);
-  }
+  const timeoutSeconds = parseTimeoutSeconds(q.get('timeoutSeconds'));
   const b = q.get('allowWatchBookmarks');
   return {
     resourceVersion: rvText,
@@ -145,4 +140,19 @@ export function parseWatchOptions(q: URLSearchParams, type: ResourceType): Watch
     timeoutSeconds,
     ...parseSelectors(q, type),
   };
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * timeoutSeconds is an int64 query parameter (a non-integer fails the conversion as a 400); a negative
+ * one is refused rather than ending the watch at once. The caller caps it to what a timer can hold.
+ */
+export function parseTimeoutSeconds(ts: string | null): number | undefined {
+  if (ts === null || ts === '') return undefined;
+  if (!/^[+-]?\d+$/.test(ts)) throw errors.badRequest(`timeoutSeconds: strconv.ParseInt: parsing ${JSON.stringify(ts)}: invalid syntax`);
+  const n = BigInt(ts);
+  if (n > INT64_MAX || n < -INT64_MAX - 1n) throw errors.badRequest(`timeoutSeconds: strconv.ParseInt: parsing ${JSON.stringify(ts)}: value out of range`);
+  if (n < 0n) throw errors.badRequest(`timeoutSeconds: Invalid value: ${n}: must be greater than or equal to 0`);
+  return Number(n);
 }

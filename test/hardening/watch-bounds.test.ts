@@ -1,0 +1,160 @@
+// Watches are bounded: a client that stops reading is cut off once its unsent events pass the
+// per-watcher bound (events or bytes), its connection and state are released, and readers are not harmed.
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ApiServer } from "../../src/server/app.js";
+import { client, testServer } from "../helpers/server.js";
+import { WatchStream } from "../helpers/watch.js";
+
+let server: ApiServer;
+let api: ReturnType<typeof client>;
+const NS = "/api/v1/namespaces/wb/configmaps";
+const CACHE = "/registry/core/configmaps/";
+const streams: WatchStream[] = [];
+const watchers = () => server.deps.caches.get(CACHE).watcherCount;
+
+beforeAll(async () => {
+  server = await testServer();
+  api = client(server.url);
+  await api.post("/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: "wb" },
+  });
+});
+afterAll(async () => {
+  for (const s of streams) s.close();
+  await server.close();
+});
+
+/** A watch over a raw socket that reads the response head and then never reads again. */
+async function stalledWatch(
+  path: string,
+): Promise<{ sock: Socket; closed: Promise<number> }> {
+  const u = new URL(server.url);
+  const sock = connect(Number(u.port), u.hostname);
+  sock.on("error", () => {});
+  sock.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: application/json\r\n\r\n`,
+  );
+  let received = 0;
+  const head = await new Promise<string>((resolve) =>
+    sock.once("data", (d: Buffer) => resolve(d.toString("latin1"))),
+  );
+  expect(head).toMatch(/^HTTP\/1\.1 200/);
+  sock.pause();
+  sock.on("data", (d: Buffer) => (received += d.length));
+  const closed = new Promise<number>((resolve) =>
+    sock.once("close", () => resolve(received)),
+  );
+  return { sock, closed };
+}
+
+describe("watch bounds", () => {
+  it("closes watchers that stop reading and releases them; a reading watcher gets every event", async () => {
+    const created = await api.post(NS, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "big" },
+      data: { v: "" },
+    });
+    expect(created.status).toBe(201);
+    const rv = created.body.metadata.resourceVersion;
+    await vi.waitFor(() => expect(watchers()).toBe(0));
+
+    const stalled = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        stalledWatch(`${NS}?watch=1&resourceVersion=${rv}`),
+      ),
+    );
+    const good = await WatchStream.open(
+      `${server.url}${NS}?watch=1&resourceVersion=${rv}`,
+    );
+    streams.push(good);
+    await vi.waitFor(() => expect(watchers()).toBe(21));
+
+    // 48 updates of 256 KiB: 12 MiB per watcher, past the per-watcher bound (8 MiB) plus what the
+    // kernel buffers for a socket that is not read
+    const payload = "x".repeat(256 * 1024);
+    let cur = created.body;
+    const rvs: string[] = [];
+    for (let i = 0; i < 48; i++) {
+      const r = await api.put(`${NS}/big`, {
+        ...cur,
+        data: { v: `${i}${payload}` },
+      });
+      expect(r.status).toBe(200);
+      cur = r.body;
+      rvs.push(cur.metadata.resourceVersion);
+    }
+
+    // the well-behaved watcher sees every update, in order
+    await good.until((e) => e.length >= 48, 30_000);
+    expect(good.events.map((e) => e.type)).toEqual(Array(48).fill("MODIFIED"));
+    expect(good.events.map((e) => e.object.metadata.resourceVersion)).toEqual(
+      rvs,
+    );
+
+    // every stalled watcher was dropped by the cache, and its connection is gone
+    await vi.waitFor(() => expect(watchers()).toBe(1), { timeout: 10_000 });
+    for (const s of stalled) s.sock.resume();
+    const got = await Promise.all(stalled.map((s) => s.closed));
+    for (const n of got) expect(n).toBeLessThan(48 * payload.length);
+
+    // once the last client leaves, nothing of it stays registered
+    good.close();
+    await vi.waitFor(() => expect(watchers()).toBe(0));
+  });
+
+  it("timeoutSeconds beyond the timer range keeps the watch open", async () => {
+    const list = await api.get(NS);
+    const w = await WatchStream.open(
+      `${server.url}${NS}?watch=1&timeoutSeconds=3000000&resourceVersion=${list.body.metadata.resourceVersion}`,
+    );
+    streams.push(w);
+    expect(w.status).toBe(200);
+    // give a wrapped (overflowed) timer the chance to fire before the event
+    await new Promise((r) => setTimeout(r, 50));
+    await api.post(NS, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "after-long-timeout" },
+    });
+    await w.until((e) =>
+      e.some((x) => x.object.metadata.name === "after-long-timeout"),
+    );
+    expect(w.ended).toBe(false);
+    w.close();
+  });
+
+  it("timeoutSeconds=0 means the server default, not an immediate end", async () => {
+    const list = await api.get(NS);
+    const w = await WatchStream.open(
+      `${server.url}${NS}?watch=1&timeoutSeconds=0&resourceVersion=${list.body.metadata.resourceVersion}`,
+    );
+    streams.push(w);
+    await new Promise((r) => setTimeout(r, 50));
+    await api.post(NS, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "after-zero-timeout" },
+    });
+    await w.until((e) =>
+      e.some((x) => x.object.metadata.name === "after-zero-timeout"),
+    );
+    w.close();
+  });
+
+  it.each(["-1", "abc", "1.5", "1e3", "99999999999999999999"])(
+    "timeoutSeconds=%s is a 400",
+    async (v) => {
+      const r = await api.get(
+        `${NS}?watch=1&timeoutSeconds=${encodeURIComponent(v)}`,
+      );
+      expect(r.status).toBe(400);
+      expect(r.body.kind).toBe("Status");
+      expect(r.body.reason).toBe("BadRequest");
+      expect(r.body.message).toContain("timeoutSeconds");
+    },
+  );
+});
