@@ -54,7 +54,9 @@ export class WatchOutbox {
 
   /** Bytes not yet sent that this process holds for the watcher. */
   get pendingBytes(): number {
-    return this.liveBytes + this.res.writableLength;
+    return this.done
+      ? this.liveBytes
+      : this.liveBytes + this.res.writableLength;
   }
 
   withinBounds(): boolean {
