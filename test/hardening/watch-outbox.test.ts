@@ -1,11 +1,8 @@
 // The per-watcher outbox: paced backlog, bounded live queue (events and bytes), release on abort.
-import { createServer, type Server, type ServerResponse } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  WatchOutbox,
-  type OutboxBounds,
-} from "../../src/server/watch/outbox.js";
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WatchOutbox, type OutboxBounds } from '../../src/server/watch/outbox.js';
 
 let server: Server | undefined;
 const sockets: Socket[] = [];
@@ -26,25 +23,23 @@ async function stalled(): Promise<{
   const got = new Promise<void>((resolve) => {
     server = createServer((_req, r) => {
       res = r;
-      r.writeHead(200, { "Content-Type": "application/json" });
+      r.writeHead(200, { 'Content-Type': 'application/json' });
       r.flushHeaders();
       resolve();
     });
   });
-  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
-  const sock = connect((server!.address() as AddressInfo).port, "127.0.0.1");
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  const sock = connect((server!.address() as AddressInfo).port, '127.0.0.1');
   sockets.push(sock);
   let reset = false;
-  sock.on("error", () => (reset = true));
-  sock.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  sock.on('error', () => (reset = true));
+  sock.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await got;
-  const head = await new Promise<Buffer>((resolve) =>
-    sock.once("data", resolve),
-  );
+  const head = await new Promise<Buffer>((resolve) => sock.once('data', resolve));
   sock.pause();
   const chunks: Buffer[] = [head];
-  sock.on("data", (d: Buffer) => chunks.push(d));
-  const closed = new Promise<void>((r) => sock.once("close", () => r()));
+  sock.on('data', (d: Buffer) => chunks.push(d));
+  const closed = new Promise<void>((r) => sock.once('close', () => r()));
   const body = async () => {
     sock.resume();
     await closed;
@@ -55,10 +50,10 @@ async function stalled(): Promise<{
 
 /** The body of a chunked HTTP/1.1 response (head included in `raw`). */
 function dechunk(raw: Buffer): string {
-  let i = raw.indexOf("\r\n\r\n") + 4;
+  let i = raw.indexOf('\r\n\r\n') + 4;
   const parts: Buffer[] = [];
   for (;;) {
-    const eol = raw.indexOf("\r\n", i);
+    const eol = raw.indexOf('\r\n', i);
     const len = parseInt(raw.subarray(i, eol).toString(), 16);
     if (!len) return Buffer.concat(parts).toString();
     parts.push(raw.subarray(eol + 2, eol + 2 + len));
@@ -72,8 +67,8 @@ const bounds = (b: Partial<OutboxBounds>): OutboxBounds => ({
   ...b,
 });
 
-describe("watch outbox", () => {
-  it("makes backlog frames only as the client reads, then sends them all in order", async () => {
+describe('watch outbox', () => {
+  it('makes backlog frames only as the client reads, then sends them all in order', async () => {
     const { res, body } = await stalled();
     const out = new WatchOutbox(res, bounds({}));
     let made = 0;
@@ -82,30 +77,25 @@ describe("watch outbox", () => {
       (function* () {
         for (let i = 0; i < n; i++) {
           made++;
-          yield Buffer.from(`${String(i).padStart(1000, ".")}\n`);
+          yield Buffer.from(`${String(i).padStart(1000, '.')}\n`);
         }
       })(),
     );
     // writing stops at the first full buffer: nothing near the whole backlog was made up front
     expect(made).toBeLessThan(n);
-    expect(out.push(Buffer.from("live\n"))).toBe(true);
-    out.end(Buffer.from("last\n"));
+    expect(out.push(Buffer.from('live\n'))).toBe(true);
+    out.end(Buffer.from('last\n'));
     const { bytes } = await body();
-    const expected =
-      Array.from(
-        { length: n },
-        (_, i) => `${String(i).padStart(1000, ".")}\n`,
-      ).join("") + "live\nlast\n";
+    const expected = Array.from({ length: n }, (_, i) => `${String(i).padStart(1000, '.')}\n`).join('') + 'live\nlast\n';
     expect(dechunk(bytes)).toBe(expected);
     expect(made).toBe(n);
   });
 
-  it("refuses more than maxEvents unsent live events", async () => {
+  it('refuses more than maxEvents unsent live events', async () => {
     const { res, body } = await stalled();
     const out = new WatchOutbox(res, bounds({ maxEvents: 10 }));
     let i = 0;
-    while (out.push(Buffer.alloc(100, "x")))
-      if (++i > 1_000_000) throw new Error("never bounded");
+    while (out.push(Buffer.alloc(100, 'x'))) if (++i > 1_000_000) throw new Error('never bounded');
     expect(out.pendingEvents).toBe(11);
     out.abort();
     expect(out.pendingEvents).toBe(0);
@@ -113,19 +103,13 @@ describe("watch outbox", () => {
     expect((await body()).reset).toBe(true);
   });
 
-  it("refuses more than maxBytes unsent, counting what the connection holds", async () => {
+  it('refuses more than maxBytes unsent, counting what the connection holds', async () => {
     const { res, body } = await stalled();
-    const out = new WatchOutbox(
-      res,
-      bounds({ maxEvents: 1_000_000, maxBytes: 256 * 1024 }),
-    );
+    const out = new WatchOutbox(res, bounds({ maxEvents: 1_000_000, maxBytes: 256 * 1024 }));
     let i = 0;
-    while (out.push(Buffer.alloc(10 * 1024, "x")))
-      if (++i > 100_000) throw new Error("never bounded");
+    while (out.push(Buffer.alloc(10 * 1024, 'x'))) if (++i > 100_000) throw new Error('never bounded');
     expect(out.pendingBytes).toBeGreaterThan(256 * 1024);
-    expect(out.pendingBytes).toBeLessThanOrEqual(
-      256 * 1024 + 10 * 1024 + res.writableHighWaterMark + 10 * 1024,
-    );
+    expect(out.pendingBytes).toBeLessThanOrEqual(256 * 1024 + 10 * 1024 + res.writableHighWaterMark + 10 * 1024);
     out.abort();
     expect(out.pendingBytes).toBe(0);
     expect((await body()).reset).toBe(true);

@@ -3,8 +3,8 @@
 // client has not read stays here, in shared frames, rather than piling up in Node's socket buffers.
 // The live backlog is bounded in events and bytes; past either bound the watcher is unresponsive and
 // is cut off (upstream's cacher: "Forcing watcher close due to unresponsiveness").
-import type { ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface OutboxBounds {
   /** Live events not yet written (upstream's cacheWatcher buffers at most 1000). */
@@ -26,8 +26,8 @@ export class WatchOutbox {
     private readonly res: ServerResponse,
     private readonly bounds: OutboxBounds,
   ) {
-    res.on("drain", this.flush);
-    res.once("close", () => this.release());
+    res.on('drain', this.flush);
+    res.once('close', () => this.release());
   }
 
   /** Frames to send before any live event; produced lazily as the connection drains. */
@@ -54,16 +54,11 @@ export class WatchOutbox {
 
   /** Bytes not yet sent that this process holds for the watcher. */
   get pendingBytes(): number {
-    return this.done
-      ? this.liveBytes
-      : this.liveBytes + this.res.writableLength;
+    return this.done ? this.liveBytes : this.liveBytes + this.res.writableLength;
   }
 
   withinBounds(): boolean {
-    return (
-      this.pendingEvents <= this.bounds.maxEvents &&
-      this.pendingBytes <= this.bounds.maxBytes
-    );
+    return this.pendingEvents <= this.bounds.maxEvents && this.pendingBytes <= this.bounds.maxBytes;
   }
 
   /** Ends the stream once everything queued (and `last`) is written. */
@@ -84,8 +79,7 @@ export class WatchOutbox {
   abort(): void {
     if (this.done) return;
     this.release();
-    const sock = this.res.socket as
-      (Socket & { resetAndDestroy?: () => Socket }) | null;
+    const sock = this.res.socket as (Socket & { resetAndDestroy?: () => Socket }) | null;
     try {
       if (sock?.resetAndDestroy) sock.resetAndDestroy();
       else this.res.destroy();
@@ -101,7 +95,7 @@ export class WatchOutbox {
     this.head = 0;
     this.liveBytes = 0;
     this.backlog = undefined;
-    this.res.removeListener("drain", this.flush);
+    this.res.removeListener('drain', this.flush);
   }
 
   private readonly flush = (): void => {

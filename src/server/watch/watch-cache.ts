@@ -1,16 +1,11 @@
 // A per-type cache fed by one store watch: the current objects, a bounded event history,
 // and the fan-out of changes to every API watcher of the type.
-import { errors } from "../../api/status.js";
-import { decodeFromStorage } from "../registry/resource-store.js";
-import type { KubeObject } from "../registry/types.js";
-import {
-  StoreError,
-  type RevisionedStore,
-  type StoreEvent,
-  type StoreWatch,
-} from "../storage/types.js";
+import { errors } from '../../api/status.js';
+import { decodeFromStorage } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import { StoreError, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
 
-export type EventType = "ADDED" | "MODIFIED" | "DELETED";
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** One change, shared (read-only) by every watcher; encodings of it are cached on it. */
 export interface CacheEvent {
@@ -34,7 +29,7 @@ export interface CacheWatcherSink {
   replay?(evs: CacheEvent[]): void;
   /** The cache advanced to `revision` (progress; used for bookmarks). */
   progress?(revision: number): void;
-  onClose(reason: "slow" | "expired" | "stopped"): void;
+  onClose(reason: 'slow' | 'expired' | 'stopped'): void;
 }
 
 export interface CacheOptions {
@@ -86,13 +81,7 @@ export class WatchCache {
 
   /** True when the cached objects are exactly the type's state at `revision` (no change in between). */
   holdsStateAt(revision: number): boolean {
-    return (
-      this.started !== undefined &&
-      this.corrupt.size === 0 &&
-      this.lastChange > 0 &&
-      this.lastChange <= revision &&
-      revision <= this.rev
-    );
+    return this.started !== undefined && this.corrupt.size === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
   }
 
   /** Oldest revision a watch may start from (events after it are all retained). */
@@ -120,12 +109,7 @@ export class WatchCache {
     let startKey: string | undefined;
     let revision: number | undefined;
     for (;;) {
-      const page = await this.store.range({
-        prefix: this.prefix,
-        startKey,
-        limit: 10_000,
-        revision,
-      });
+      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision });
       revision = page.revision;
       for (const kv of page.kvs) {
         try {
@@ -136,7 +120,7 @@ export class WatchCache {
         }
       }
       if (!page.more) break;
-      startKey = page.kvs[page.kvs.length - 1]!.key + "\u0000";
+      startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
     }
     this.rev = revision!;
     this.lastChange = revision!;
@@ -151,24 +135,19 @@ export class WatchCache {
 
   private restart(err: StoreError): void {
     if (this.stopped) return;
-    this.opts.log?.(
-      `watch cache ${this.prefix}: store watch ended (${err.code}: ${err.message}); reloading`,
-    );
+    this.opts.log?.(`watch cache ${this.prefix}: store watch ended (${err.code}: ${err.message}); reloading`);
     // every API watcher must relist: their history is gone
-    for (const w of [...this.watchers]) this.drop(w, "expired");
+    for (const w of [...this.watchers]) this.drop(w, 'expired');
     this.started = undefined;
     setTimeout(() => {
-      if (!this.stopped)
-        void this.start().catch((e) =>
-          this.opts.log?.(`watch cache ${this.prefix}: reload failed: ${e}`),
-        );
+      if (!this.stopped) void this.start().catch((e) => this.opts.log?.(`watch cache ${this.prefix}: reload failed: ${e}`));
     }, 200).unref();
   }
 
   stop(): void {
     this.stopped = true;
     this.storeWatch?.stop();
-    for (const w of [...this.watchers]) this.drop(w, "stopped");
+    for (const w of [...this.watchers]) this.drop(w, 'stopped');
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }
@@ -178,35 +157,23 @@ export class WatchCache {
     for (const se of evs) {
       let ev: CacheEvent;
       const prev = this.objects.get(se.kv.key);
-      if (se.type === "delete") this.corrupt.delete(se.kv.key);
+      if (se.type === 'delete') this.corrupt.delete(se.kv.key);
       try {
-        if (se.type === "delete") {
+        if (se.type === 'delete') {
           const last = decodeFromStorage(se.kv);
           this.objects.delete(se.kv.key);
           this.sortedKeys = undefined;
-          ev = {
-            type: "DELETED",
-            key: se.kv.key,
-            obj: last,
-            prevObj: prev,
-            revision: se.revision,
-          };
+          ev = { type: 'DELETED', key: se.kv.key, obj: last, prevObj: prev, revision: se.revision };
         } else {
           const obj = decodeFromStorage(se.kv);
           if (!prev) this.sortedKeys = undefined;
           this.objects.set(se.kv.key, obj);
           this.corrupt.delete(se.kv.key);
-          ev = {
-            type: prev ? "MODIFIED" : "ADDED",
-            key: se.kv.key,
-            obj,
-            prevObj: prev,
-            revision: se.revision,
-          };
+          ev = { type: prev ? 'MODIFIED' : 'ADDED', key: se.kv.key, obj, prevObj: prev, revision: se.revision };
         }
       } catch {
         this.objects.delete(se.kv.key);
-        if (se.type === "put") this.corrupt.add(se.kv.key);
+        if (se.type === 'put') this.corrupt.add(se.kv.key);
         this.sortedKeys = undefined;
         this.rev = this.lastChange = se.revision;
         continue;
@@ -215,7 +182,7 @@ export class WatchCache {
       this.history.push({ ev, at: now });
       for (const w of this.watchers) {
         if (!ev.key.startsWith(w.prefix)) continue;
-        if (!w.sink.push(ev)) this.drop(w, "slow");
+        if (!w.sink.push(ev)) this.drop(w, 'slow');
       }
     }
     this.trim(now);
@@ -231,12 +198,7 @@ export class WatchCache {
 
   private trim(now: number): void {
     let cut = 0;
-    while (
-      cut < this.history.length &&
-      (this.history.length - cut > this.maxHistory ||
-        now - this.history[cut]!.at > this.historyMs)
-    )
-      cut++;
+    while (cut < this.history.length && (this.history.length - cut > this.maxHistory || now - this.history[cut]!.at > this.historyMs)) cut++;
     if (cut > 0) {
       this.historyFloor = this.history[cut - 1]!.ev.revision;
       this.history = this.history.slice(cut);
@@ -246,8 +208,7 @@ export class WatchCache {
   private wake(): void {
     if (this.waiters.length === 0) return;
     const still: typeof this.waiters = [];
-    for (const w of this.waiters)
-      w.rev <= this.rev ? w.resolve() : still.push(w);
+    for (const w of this.waiters) (w.rev <= this.rev ? w.resolve() : still.push(w));
     this.waiters = still;
   }
 
@@ -260,16 +221,9 @@ export class WatchCache {
       const t = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== entry);
         reject(
-          errors.timeout(
-            `Too large resource version: ${rev}, current: ${this.rev}`,
-            1,
-            [
-              {
-                reason: "ResourceVersionTooLarge",
-                message: "Too large resource version",
-              },
-            ],
-          ),
+          errors.timeout(`Too large resource version: ${rev}, current: ${this.rev}`, 1, [
+            { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+          ]),
         );
       }, timeoutMs);
       this.waiters.push(entry);
@@ -285,14 +239,12 @@ export class WatchCache {
 
   /** The sorted key array and the index range [from, to) of the keys under a prefix (no copy). */
   keyRange(prefix: string): { keys: string[]; from: number; to: number } {
-    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
+    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const keys = this.sortedKeys;
     if (prefix === this.prefix) return { keys, from: 0, to: keys.length };
     const from = lowerBound(keys, prefix);
     // every key under the prefix sorts before prefix + U+FFFF
-    const to = lowerBound(keys, prefix + "\uffff", from);
+    const to = lowerBound(keys, prefix + '\uffff', from);
     return { keys, from, to };
   }
 
@@ -306,20 +258,11 @@ export class WatchCache {
    * Registers a watcher for changes under `prefix` after `fromRevision`, replaying retained history first.
    * Must be called synchronously after reading any snapshot it should continue from.
    */
-  watch(
-    prefix: string,
-    fromRevision: number,
-    sink: CacheWatcherSink,
-  ): () => void {
-    if (fromRevision < this.historyFloor)
-      return this.watchFromStore(prefix, fromRevision, sink);
+  watch(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
+    if (fromRevision < this.historyFloor) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
-    for (
-      let i = firstAfter(this.history, fromRevision);
-      i < this.history.length;
-      i++
-    ) {
+    for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
       const ev = this.history[i]!.ev;
       if (ev.key.startsWith(prefix)) replay.push(ev);
     }
@@ -327,12 +270,12 @@ export class WatchCache {
     else
       for (const ev of replay)
         if (!sink.push(ev)) {
-          sink.onClose("slow");
+          sink.onClose('slow');
           return () => {};
         }
     this.watchers.add(reg);
     return () => {
-      if (this.watchers.delete(reg)) sink.onClose("stopped");
+      if (this.watchers.delete(reg)) sink.onClose('stopped');
     };
   }
 
@@ -340,13 +283,9 @@ export class WatchCache {
    * A start older than the cache's history is served by a store watch of its own (the store keeps
    * history until compaction); a compacted start ends it with 'expired' (410).
    */
-  private watchFromStore(
-    prefix: string,
-    fromRevision: number,
-    sink: CacheWatcherSink,
-  ): () => void {
+  private watchFromStore(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
     let done = false;
-    const close = (reason: "slow" | "expired" | "stopped") => {
+    const close = (reason: 'slow' | 'expired' | 'stopped') => {
       if (done) return;
       done = true;
       w.stop();
@@ -359,34 +298,24 @@ export class WatchCache {
           let ev: CacheEvent;
           try {
             const obj = decodeFromStorage(se.kv);
-            const prevObj = se.prevKv
-              ? decodeFromStorage(se.prevKv)
-              : undefined;
-            const type: EventType =
-              se.type === "delete"
-                ? "DELETED"
-                : se.kv.createRevision === se.kv.modRevision
-                  ? "ADDED"
-                  : "MODIFIED";
+            const prevObj = se.prevKv ? decodeFromStorage(se.prevKv) : undefined;
+            const type: EventType = se.type === 'delete' ? 'DELETED' : se.kv.createRevision === se.kv.modRevision ? 'ADDED' : 'MODIFIED';
             ev = { type, key: se.kv.key, obj, prevObj, revision: se.revision };
           } catch {
             continue;
           }
-          if (!sink.push(ev)) return close("slow");
+          if (!sink.push(ev)) return close('slow');
         }
       },
       onProgress: (r) => sink.progress?.(r),
-      onError: (err) => close(err.code === "Compacted" ? "expired" : "stopped"),
+      onError: (err) => close(err.code === 'Compacted' ? 'expired' : 'stopped'),
     });
-    return () => close("stopped");
+    return () => close('stopped');
   }
 
-  private drop(w: Registered, reason: "slow" | "expired" | "stopped"): void {
+  private drop(w: Registered, reason: 'slow' | 'expired' | 'stopped'): void {
     if (!this.watchers.delete(w)) return;
-    if (reason === "slow")
-      this.opts.log?.(
-        `Forcing ${this.prefix} watcher close due to unresponsiveness`,
-      );
+    if (reason === 'slow') this.opts.log?.(`Forcing ${this.prefix} watcher close due to unresponsiveness`);
     w.sink.onClose(reason);
   }
 }
@@ -401,11 +330,7 @@ export class WatchCacheSet {
 
   get(prefix: string): WatchCache {
     let c = this.caches.get(prefix);
-    if (!c)
-      this.caches.set(
-        prefix,
-        (c = new WatchCache(prefix, this.store, this.opts)),
-      );
+    if (!c) this.caches.set(prefix, (c = new WatchCache(prefix, this.store, this.opts)));
     return c;
   }
 

@@ -3,6 +3,7 @@ import { ContinueTokenError, decodeContinue, type ContinueToken } from '../../..
 import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from '../../../api/selectors.js';
 import { errors } from '../../../api/status.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
+import { parseInt64Query } from './int64.js';
 
 export type ReadMode =
   | { kind: 'MostRecent' }
@@ -142,17 +143,13 @@ export function parseWatchOptions(q: URLSearchParams, type: ResourceType): Watch
   };
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-
 /**
  * timeoutSeconds is an int64 query parameter (a non-integer fails the conversion as a 400); a negative
  * one is refused rather than ending the watch at once. The caller caps it to what a timer can hold.
  */
 export function parseTimeoutSeconds(ts: string | null): number | undefined {
   if (ts === null || ts === '') return undefined;
-  if (!/^[+-]?\d+$/.test(ts)) throw errors.badRequest(`timeoutSeconds: strconv.ParseInt: parsing ${JSON.stringify(ts)}: invalid syntax`);
-  const n = BigInt(ts);
-  if (n > INT64_MAX || n < -INT64_MAX - 1n) throw errors.badRequest(`timeoutSeconds: strconv.ParseInt: parsing ${JSON.stringify(ts)}: value out of range`);
-  if (n < 0n) throw errors.badRequest(`timeoutSeconds: Invalid value: ${n}: must be greater than or equal to 0`);
-  return Number(n);
+  const n = parseInt64Query('timeoutSeconds', ts);
+  if (n < 0) throw errors.badRequest(`timeoutSeconds: Invalid value: ${ts}: must be greater than or equal to 0`);
+  return n;
 }

@@ -1,30 +1,15 @@
 // watch: a chunked stream of events from the type's watch cache, with the spec's start semantics,
 // bookmarks, streaming lists (sendInitialEvents), timeouts and slow-consumer protection.
-import {
-  INITIAL_EVENTS_END_ANNOTATION,
-  INITIAL_EVENTS_END_ANNOTATION_UPSTREAM,
-} from "../../registry/names.js";
-import type { KubeObject } from "../../registry/types.js";
-import { cachedEncoding } from "../../watch/encode-cache.js";
-import { WatchOutbox } from "../../watch/outbox.js";
-import type {
-  CacheEvent,
-  EventType,
-  WatchCache,
-} from "../../watch/watch-cache.js";
-import { contentTypeHeader } from "../negotiate.js";
-import type { RequestScope } from "../scope.js";
-import {
-  columnDefinitions,
-  tableRow,
-  toPartialObjectMetadata,
-} from "../table.js";
-import {
-  parseRV,
-  parseWatchOptions,
-  matchesSelectors,
-} from "./list-options.js";
-import { includeObjectOf, negotiateFor } from "./output.js";
+import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
+import type { KubeObject } from '../../registry/types.js';
+import { cachedEncoding } from '../../watch/encode-cache.js';
+import { WatchOutbox } from '../../watch/outbox.js';
+import type { CacheEvent, EventType, WatchCache } from '../../watch/watch-cache.js';
+import { contentTypeHeader } from '../negotiate.js';
+import type { RequestScope } from '../scope.js';
+import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
+import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
+import { includeObjectOf, negotiateFor } from './output.js';
 
 export interface WatchSettings {
   /** Interval between bookmarks when allowWatchBookmarks (upstream: 1 min). */
@@ -51,7 +36,7 @@ export const defaultWatchSettings: WatchSettings = {
 /** Node's timers fire at once past 2^31-1 ms (~24.8 days): longer timeouts are cut to this. */
 export const MAX_WATCH_TIMEOUT_MS = 2 ** 31 - 1;
 
-type WireType = EventType | "BOOKMARK" | "ERROR";
+type WireType = EventType | 'BOOKMARK' | 'ERROR';
 
 /** How one encoding frames watch events: objects are encoded once and spliced into each event. */
 export interface WatchEncoder {
@@ -63,42 +48,22 @@ export interface WatchEncoder {
 
 const jsonWatchEncoder: WatchEncoder = {
   object: (obj) => Buffer.from(JSON.stringify(obj)),
-  event: (type, bytes) =>
-    Buffer.concat([
-      Buffer.from(`{"type":"${type}","object":`),
-      bytes,
-      Buffer.from("}\n"),
-    ]),
+  event: (type, bytes) => Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, Buffer.from('}\n')]),
 };
 
-const watchEncoders = new Map<string, WatchEncoder>([
-  ["json", jsonWatchEncoder],
-]);
-export function registerWatchEncoder(
-  encoding: string,
-  enc: WatchEncoder,
-): void {
+const watchEncoders = new Map<string, WatchEncoder>([['json', jsonWatchEncoder]]);
+export function registerWatchEncoder(encoding: string, enc: WatchEncoder): void {
   watchEncoders.set(encoding, enc);
 }
 
-export async function handleWatch(
-  s: RequestScope,
-  cache: WatchCache,
-  settings: WatchSettings,
-): Promise<void> {
+export async function handleWatch(s: RequestScope, cache: WatchCache, settings: WatchSettings): Promise<void> {
   const opts = parseWatchOptions(s.query, s.type);
   const n = negotiateFor(s, { watch: true });
   const includeObject = includeObjectOf(s.query);
-  const ns =
-    s.type.scope === "Namespaced" && s.info.namespace
-      ? s.info.namespace
-      : undefined;
+  const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
   const prefix = s.rs.prefix(ns);
   const rv = parseRV(opts.resourceVersion);
-  const upstreamSpelling =
-    s.info.group.endsWith(".k8s.io") ||
-    n.metaGroup === "meta.k8s.io" ||
-    n.mediaType.includes("kubernetes");
+  const upstreamSpelling = s.info.group.endsWith('.k8s.io') || n.metaGroup === 'meta.k8s.io' || n.mediaType.includes('kubernetes');
 
   // Decide the start point before writing anything, so 410/504 still become plain HTTP errors.
   let initial: KubeObject[] | undefined;
@@ -127,18 +92,16 @@ export async function handleWatch(
   }
 
   const res = s.res;
-  const matches = (o: KubeObject) =>
-    matchesSelectors(s.type, o, opts.labelSelector, opts.fieldSelector);
+  const matches = (o: KubeObject) => matchesSelectors(s.type, o, opts.labelSelector, opts.fieldSelector);
   const filtered = !opts.labelSelector.empty || !opts.fieldSelector.empty;
   let sentColumns = false;
   let lastRev = startRev;
 
   const encodeObj = (o: KubeObject): unknown => {
-    if (n.representation === "PartialObjectMetadata")
-      return toPartialObjectMetadata(o, n.metaGroup);
-    if (n.representation === "Table") {
+    if (n.representation === 'PartialObjectMetadata') return toPartialObjectMetadata(o, n.metaGroup);
+    if (n.representation === 'Table') {
       const table: Record<string, unknown> = {
-        kind: "Table",
+        kind: 'Table',
         apiVersion: `${n.metaGroup}/v1`,
         metadata: { resourceVersion: o.metadata?.resourceVersion },
         columnDefinitions: sentColumns ? [] : columnDefinitions(s.type),
@@ -147,96 +110,59 @@ export async function handleWatch(
       sentColumns = true;
       return table;
     }
-    return o.apiVersion === s.apiVersion || o.kind !== s.type.kind
-      ? o
-      : { ...o, apiVersion: s.apiVersion };
+    return o.apiVersion === s.apiVersion || o.kind !== s.type.kind ? o : { ...o, apiVersion: s.apiVersion };
   };
 
   const enc = watchEncoders.get(n.encoding) ?? jsonWatchEncoder;
   // objects and metadata-only forms are encoded once per object version, encoding and spelling, and
   // shared by every watcher and list; a Table row depends on the watcher (columns on the first event)
-  const cacheKey =
-    n.representation === "object"
-      ? `${n.encoding}:${s.apiVersion}`
-      : n.representation === "PartialObjectMetadata"
-        ? `${n.encoding}:pom:${n.metaGroup}`
-        : undefined;
-  // whole frames are cached, so every watcher's backlog points at the same bytes
+  const cacheKey = n.representation === 'object' ? `${n.encoding}:${s.apiVersion}` : n.representation === 'PartialObjectMetadata' ? `${n.encoding}:pom:${n.metaGroup}` : undefined;
+  // whole frames are cached too, so every watcher's backlog points at the same bytes
   const frame = (type: WireType, o: KubeObject): Buffer =>
-    cacheKey
-      ? cachedEncoding(o, `${cacheKey}:${type}`, () =>
-          enc.event(type, enc.object(encodeObj(o))),
-        )
-      : enc.event(type, enc.object(encodeObj(o)));
+    cacheKey ? cachedEncoding(o, `${cacheKey}:${type}`, () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
 
   const bookmark = (rev: number, extraAnnotation = false): Buffer => {
     const meta: Record<string, unknown> = { resourceVersion: String(rev) };
-    if (extraAnnotation)
-      meta.annotations = {
-        [upstreamSpelling
-          ? INITIAL_EVENTS_END_ANNOTATION_UPSTREAM
-          : INITIAL_EVENTS_END_ANNOTATION]: "true",
-      };
-    return enc.event(
-      "BOOKMARK",
-      enc.object({
-        kind: s.type.kind,
-        apiVersion: s.apiVersion,
-        metadata: meta,
-      }),
-    );
+    if (extraAnnotation) meta.annotations = { [upstreamSpelling ? INITIAL_EVENTS_END_ANNOTATION_UPSTREAM : INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    return enc.event('BOOKMARK', enc.object({ kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta }));
   };
 
   // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
   const toFrame = (ev: CacheEvent): Buffer | undefined => {
     if (ev.revision > lastRev) lastRev = ev.revision;
     if (!filtered) return frame(ev.type, ev.obj);
-    const now = ev.type === "DELETED" ? false : matches(ev.obj);
+    const now = ev.type === 'DELETED' ? false : matches(ev.obj);
     const before = ev.prevObj ? matches(ev.prevObj) : false;
-    if (ev.type === "DELETED")
-      return before || matches(ev.obj) ? frame("DELETED", ev.obj) : undefined;
-    if (now && before) return frame("MODIFIED", ev.obj);
-    if (now && !before) return frame("ADDED", ev.obj);
+    if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj) : undefined;
+    if (now && before) return frame('MODIFIED', ev.obj);
+    if (now && !before) return frame('ADDED', ev.obj);
     if (!now && before) {
-      const gone = {
-        ...ev.prevObj!,
-        metadata: {
-          ...ev.prevObj!.metadata,
-          resourceVersion: String(ev.revision),
-        },
-      };
-      return frame("DELETED", gone);
+      const gone = { ...ev.prevObj!, metadata: { ...ev.prevObj!.metadata, resourceVersion: String(ev.revision) } };
+      return frame('DELETED', gone);
     }
     return undefined;
   };
 
   res.writeHead(200, {
-    "Content-Type": contentTypeHeader(n, true),
-    "Cache-Control": "no-cache, private",
-    "Transfer-Encoding": "chunked",
-    ...(s.warnings.length
-      ? { Warning: s.warnings.map((w) => `299 - "${w}"`) }
-      : {}),
+    'Content-Type': contentTypeHeader(n, true),
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+    ...(s.warnings.length ? { Warning: s.warnings.map((w) => `299 - "${w}"`) } : {}),
   });
   res.flushHeaders();
-  const closedPromise = new Promise<void>((resolve) =>
-    res.once("close", resolve),
-  );
+  const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));
 
-  const out = new WatchOutbox(res, {
-    maxEvents: settings.maxBuffered,
-    maxBytes: settings.maxBufferedBytes,
-  });
+  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes });
   let closed = false;
   let unregister: () => void = () => {};
   let timers: NodeJS.Timeout[] = [];
-  const finish = (how: "end" | "abort", last?: Buffer) => {
+  const finish = (how: 'end' | 'abort', last?: Buffer) => {
     if (closed) return;
     closed = true;
     for (const t of timers) clearTimeout(t);
     timers = [];
     unregister();
-    if (how === "abort") out.abort();
+    if (how === 'abort') out.abort();
     else out.end(last);
   };
 
@@ -248,13 +174,11 @@ export async function handleWatch(
     const withEnd = initialEventsEnd && opts.allowWatchBookmarks;
     out.setBacklog(
       (function* () {
-        for (const o of objs)
-          if (!filtered || matches(o)) yield frame("ADDED", o);
+        for (const o of objs) if (!filtered || matches(o)) yield frame('ADDED', o);
         if (withEnd) yield bookmark(startRev, true);
       })(),
     );
-  } else if (initialEventsEnd && opts.allowWatchBookmarks)
-    out.setBacklog([bookmark(startRev, true)]);
+  } else if (initialEventsEnd && opts.allowWatchBookmarks) out.setBacklog([bookmark(startRev, true)]);
 
   try {
     unregister = cache.watch(prefix, startRev, {
@@ -269,46 +193,28 @@ export async function handleWatch(
         if (r > lastRev) lastRev = r;
       },
       onClose: (reason) => {
-        if (reason === "slow") return finish("abort");
-        if (reason === "expired") {
-          const status = {
-            kind: "Status",
-            apiVersion: "v1",
-            metadata: {},
-            status: "Failure",
-            message: "The resourceVersion for the provided watch is too old.",
-            reason: "Expired",
-            code: 410,
-          };
-          return finish("end", enc.event("ERROR", enc.object(status)));
+        if (reason === 'slow') return finish('abort');
+        if (reason === 'expired') {
+          const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
+          return finish('end', enc.event('ERROR', enc.object(status)));
         }
-        finish("end");
+        finish('end');
       },
     });
   } catch (e) {
     // too old: the stream has started, so the error travels as an ERROR event (as upstream)
-    const status = (e as { status?: unknown }).status ?? {
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: String(e),
-      reason: "InternalError",
-      code: 500,
-    };
-    finish("end", enc.event("ERROR", enc.object(status)));
+    const status = (e as { status?: unknown }).status ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(e), reason: 'InternalError', code: 500 };
+    finish('end', enc.event('ERROR', enc.object(status)));
     await closedPromise;
     return;
   }
   const write = (b: Buffer) => {
-    if (!closed && !out.push(b)) finish("abort");
+    if (!closed && !out.push(b)) finish('abort');
   };
 
   const [lo, hi] = settings.defaultTimeoutMs;
-  // as upstream, a given timeoutSeconds is used as is (0 = unset: the random default)
-  const timeoutMs = opts.timeoutSeconds
-    ? Math.min(opts.timeoutSeconds * 1000, MAX_WATCH_TIMEOUT_MS)
-    : lo + Math.random() * (hi - lo);
+  // as upstream, a given timeoutSeconds is used as is (0 = unset: the random default), up to what a timer holds
+  const timeoutMs = opts.timeoutSeconds ? Math.min(opts.timeoutSeconds * 1000, MAX_WATCH_TIMEOUT_MS) : lo + Math.random() * (hi - lo);
   if (opts.allowWatchBookmarks) {
     const tick = () => {
       if (closed) return;
@@ -318,24 +224,11 @@ export async function handleWatch(
     timers.push(setTimeout(tick, settings.bookmarkIntervalMs));
   }
   timers.push(
-    setTimeout(
-      () =>
-        finish(
-          "end",
-          opts.allowWatchBookmarks
-            ? bookmark(Math.max(lastRev, cache.revision))
-            : undefined,
-        ),
-      timeoutMs,
-    ),
+    setTimeout(() => finish('end', opts.allowWatchBookmarks ? bookmark(Math.max(lastRev, cache.revision)) : undefined), timeoutMs),
   );
   // server shutdown ends the stream; a client that left has nothing to flush to
-  s.signal.addEventListener(
-    "abort",
-    () => finish(res.destroyed ? "abort" : "end"),
-    { once: true },
-  );
-  res.on("close", () => finish("abort"));
+  s.signal.addEventListener('abort', () => finish(res.destroyed ? 'abort' : 'end'), { once: true });
+  res.on('close', () => finish('abort'));
   await closedPromise;
 }
 
