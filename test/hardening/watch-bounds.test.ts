@@ -205,3 +205,27 @@ describe('numeric parameters that feed timers', () => {
     expect((await api.del(`${pods}/huge-spec-grace`, { gracePeriodSeconds: 0 })).status).toBe(200);
   });
 });
+
+describe('watch initial state', () => {
+  it('sends all of a large initial state (more than the socket takes at once), then changes', async () => {
+    const base = '/api/v1/namespaces/wi/configmaps';
+    await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wi' } });
+    const payload = 'y'.repeat(256 * 1024);
+    for (let i = 0; i < 40; i++)
+      expect((await api.post(base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `i${i}` }, data: { v: payload } })).status).toBe(201);
+    const names = Array.from({ length: 40 }, (_, i) => `i${i}`).sort();
+
+    const legacy = await WatchStream.open(`${server.url}${base}?watch=1`);
+    const streaming = await WatchStream.open(`${server.url}${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    streams.push(legacy, streaming);
+    await api.post(base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'zz-later' } });
+    for (const w of [legacy, streaming]) await w.until((e) => e.some((x) => x.object.metadata.name === 'zz-later'), 20_000);
+
+    expect(legacy.events.map((e) => [e.type, e.object.metadata.name])).toEqual([...names.map((n) => ['ADDED', n]), ['ADDED', 'zz-later']]);
+    const s = streaming.events.filter((e) => e.type !== 'BOOKMARK' || e.object.metadata.annotations);
+    expect(s.map((e) => e.type)).toEqual([...names.map(() => 'ADDED'), 'BOOKMARK', 'ADDED']);
+    expect(s[40]!.object.metadata.annotations).toEqual({ 'service.io/initial-events-end': 'true' });
+    legacy.close();
+    streaming.close();
+  });
+});

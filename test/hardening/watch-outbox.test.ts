@@ -17,7 +17,7 @@ afterEach(async () => {
 async function stalled(): Promise<{
   res: ServerResponse;
   sock: Socket;
-  body: () => Promise<{ bytes: Buffer; reset: boolean }>;
+  body: () => Promise<{ bytes: Buffer; complete: boolean }>;
 }> {
   let res!: ServerResponse;
   const got = new Promise<void>((resolve) => {
@@ -31,8 +31,7 @@ async function stalled(): Promise<{
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const sock = connect((server!.address() as AddressInfo).port, '127.0.0.1');
   sockets.push(sock);
-  let reset = false;
-  sock.on('error', () => (reset = true));
+  sock.on('error', () => {});
   sock.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await got;
   const head = await new Promise<Buffer>((resolve) => sock.once('data', resolve));
@@ -43,7 +42,9 @@ async function stalled(): Promise<{
   const body = async () => {
     sock.resume();
     await closed;
-    return { bytes: Buffer.concat(chunks), reset };
+    const bytes = Buffer.concat(chunks);
+    // a response that was ended, not cut, closes with the last chunk (a reset may still read as EOF)
+    return { bytes, complete: bytes.subarray(-5).toString() === '0\r\n\r\n' };
   };
   return { res, sock, body };
 }
@@ -73,7 +74,7 @@ describe('watch outbox', () => {
     const out = new WatchOutbox(res, bounds({}));
     let made = 0;
     const n = 4000;
-    out.setBacklog(
+    out.addBacklog(
       (function* () {
         for (let i = 0; i < n; i++) {
           made++;
@@ -100,7 +101,7 @@ describe('watch outbox', () => {
     out.abort();
     expect(out.pendingEvents).toBe(0);
     expect(out.pendingBytes).toBe(0);
-    expect((await body()).reset).toBe(true);
+    expect((await body()).complete).toBe(false);
   });
 
   it('refuses more than maxBytes unsent, counting what the connection holds', async () => {
@@ -112,6 +113,34 @@ describe('watch outbox', () => {
     expect(out.pendingBytes).toBeLessThanOrEqual(256 * 1024 + 10 * 1024 + res.writableHighWaterMark + 10 * 1024);
     out.abort();
     expect(out.pendingBytes).toBe(0);
-    expect((await body()).reset).toBe(true);
+    expect((await body()).complete).toBe(false);
+  });
+});
+
+describe('watch outbox end', () => {
+  it('an ended stream whose client does not take the rest is cut after the grace period', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({ maxEvents: 1_000_000, maxBytes: 1 << 30, endGraceMs: 0 }));
+    // queue more than the connection and the kernel can hold (a few MiB on loopback)
+    const frame = Buffer.alloc(256 * 1024, 'x');
+    while (out.pendingBytes < 32 << 20) {
+      out.push(frame);
+      await new Promise((r) => setImmediate(r));
+    }
+    const closed = new Promise((r) => res.once('close', r));
+    out.end(Buffer.from('last\n'));
+    await closed;
+    expect((await body()).complete).toBe(false);
+    expect(out.pendingBytes).toBe(0);
+  });
+
+  it('an ended stream that is taken ends cleanly', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({ endGraceMs: 60_000 }));
+    out.push(Buffer.from('one\n'));
+    out.end(Buffer.from('last\n'));
+    const got = await body();
+    expect(got.complete).toBe(true);
+    expect(dechunk(got.bytes)).toBe('one\nlast\n');
   });
 });

@@ -11,16 +11,22 @@ export interface OutboxBounds {
   maxEvents: number;
   /** Bytes not yet sent: our backlog plus what the connection holds in userland. */
   maxBytes: number;
+  /** How long an ended stream may wait for its client to take the rest before the connection is reset. */
+  endGraceMs?: number;
 }
+
+/** A reading client takes a bounded backlog in well under a minute; one that has not is not reading. */
+const DEFAULT_END_GRACE_MS = 60_000;
 
 export class WatchOutbox {
   private live: (Buffer | undefined)[] = [];
   private head = 0;
   private liveBytes = 0;
-  /** Frames made as the client reads (initial state, replayed history): paced, not counted. */
-  private backlog?: Iterator<Buffer | undefined>;
+  /** Frames made as the client reads (initial state, replayed history), in order: paced, not counted. */
+  private backlogs: Iterator<Buffer | undefined>[] = [];
   private ending = false;
   private done = false;
+  private endTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly res: ServerResponse,
@@ -30,9 +36,10 @@ export class WatchOutbox {
     res.once('close', () => this.release());
   }
 
-  /** Frames to send before any live event; produced lazily as the connection drains. */
-  setBacklog(frames: Iterable<Buffer | undefined>): void {
-    this.backlog = frames[Symbol.iterator]();
+  /** Frames to send (after earlier backlog) before any live event; produced lazily as the connection drains. */
+  addBacklog(frames: Iterable<Buffer | undefined>): void {
+    if (this.done) return;
+    this.backlogs.push(frames[Symbol.iterator]());
     this.flush();
   }
 
@@ -70,6 +77,10 @@ export class WatchOutbox {
     }
     this.ending = true;
     this.flush();
+    if (!this.done) {
+      this.endTimer = setTimeout(() => this.abort(), this.bounds.endGraceMs ?? DEFAULT_END_GRACE_MS);
+      this.endTimer.unref();
+    }
   }
 
   /**
@@ -91,10 +102,11 @@ export class WatchOutbox {
 
   private release(): void {
     this.done = true;
+    clearTimeout(this.endTimer);
     this.live = [];
     this.head = 0;
     this.liveBytes = 0;
-    this.backlog = undefined;
+    this.backlogs = [];
     this.res.removeListener('drain', this.flush);
   }
 
@@ -104,9 +116,9 @@ export class WatchOutbox {
     if (res.destroyed) return this.release();
     while (!res.writableNeedDrain) {
       let frame: Buffer | undefined;
-      if (this.backlog) {
-        const n = this.backlog.next();
-        if (n.done) this.backlog = undefined;
+      if (this.backlogs.length > 0) {
+        const n = this.backlogs[0]!.next();
+        if (n.done) this.backlogs.shift();
         else frame = n.value;
         if (!frame) continue;
       } else if (this.head < this.live.length) {
@@ -123,7 +135,7 @@ export class WatchOutbox {
       } else break;
       res.write(frame);
     }
-    if (this.ending && !this.backlog && this.head === this.live.length) {
+    if (this.ending && this.backlogs.length === 0 && this.head === this.live.length) {
       this.release();
       if (!res.writableEnded) res.end();
     }

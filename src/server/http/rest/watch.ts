@@ -172,23 +172,25 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   if (initial) {
     const objs = initial;
     const withEnd = initialEventsEnd && opts.allowWatchBookmarks;
-    out.setBacklog(
+    out.addBacklog(
       (function* () {
         for (const o of objs) if (!filtered || matches(o)) yield frame('ADDED', o);
         if (withEnd) yield bookmark(startRev, true);
       })(),
     );
-  } else if (initialEventsEnd && opts.allowWatchBookmarks) out.setBacklog([bookmark(startRev, true)]);
+  } else if (initialEventsEnd && opts.allowWatchBookmarks) out.addBacklog([bookmark(startRev, true)]);
 
   try {
     unregister = cache.watch(prefix, startRev, {
       push: (ev) => closed || ev.revision <= startRev || out.push(toFrame(ev)),
-      replay: (evs) =>
-        out.setBacklog(
-          (function* () {
-            for (const ev of evs) yield toFrame(ev);
-          })(),
-        ),
+      replay: (evs) => {
+        if (evs.length > 0)
+          out.addBacklog(
+            (function* () {
+              for (const ev of evs) yield toFrame(ev);
+            })(),
+          );
+      },
       progress: (r) => {
         if (r > lastRev) lastRev = r;
       },
