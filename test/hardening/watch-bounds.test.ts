@@ -229,3 +229,17 @@ describe('watch initial state', () => {
     streaming.close();
   });
 });
+
+describe('list limit', () => {
+  it.each(['0x10', '1e3', ' 5', '99999999999999999999', '-1'])('limit=%s is a 400', async (v) => {
+    const r = await api.get(`${NS}?limit=${encodeURIComponent(v)}`);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('limit');
+  });
+
+  it('a huge limit within int64 lists everything', async () => {
+    const r = await api.get(`${NS}?limit=9223372036854775807`);
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.continue).toBeUndefined();
+  });
+});

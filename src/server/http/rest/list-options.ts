@@ -82,8 +82,9 @@ export function parseListOptions(q: URLSearchParams, type: ResourceType): ListOp
   const limitText = q.get('limit');
   let limit = 0;
   if (limitText !== null && limitText !== '') {
-    limit = Number(limitText);
-    if (!Number.isInteger(limit) || limit < 0) throw errors.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+    // an int64 (so "0x10", "1e3" and " 5" are syntax errors, as upstream)
+    limit = parseInt64Query('limit', limitText);
+    if (limit < 0) throw errors.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
   }
   if (match !== undefined && match !== '') {
     if (rvText === undefined || rvText === '')
