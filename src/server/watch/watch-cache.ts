@@ -289,6 +289,7 @@ export class WatchCache {
       if (done) return;
       done = true;
       w.stop();
+      if (reason === 'slow') this.opts.log?.(`Forcing ${this.prefix} watcher close due to unresponsiveness`);
       sink.onClose(reason);
     };
     const w = this.store.watch(prefix, fromRevision, {
