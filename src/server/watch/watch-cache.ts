@@ -21,6 +21,12 @@ export interface CacheEvent {
 export interface CacheWatcherSink {
   /** Returns false when the watcher cannot keep up (it is then removed and `onClose` follows). */
   push(ev: CacheEvent): boolean;
+  /**
+   * Retained history after the start revision, handed over at registration instead of one push per
+   * event, so the watcher can send it paced by its client (upstream replays it from the watcher's own
+   * goroutine, blocking on the client) without it counting against its live-event bound.
+   */
+  replay?(evs: CacheEvent[]): void;
   /** The cache advanced to `revision` (progress; used for bookmarks). */
   progress?(revision: number): void;
   onClose(reason: 'slow' | 'expired' | 'stopped'): void;
@@ -255,13 +261,18 @@ export class WatchCache {
   watch(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
     if (fromRevision < this.historyFloor) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
-    for (const { ev } of this.history) {
-      if (ev.revision <= fromRevision || !ev.key.startsWith(prefix)) continue;
-      if (!sink.push(ev)) {
-        sink.onClose('slow');
-        return () => {};
-      }
+    const replay: CacheEvent[] = [];
+    for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
+      const ev = this.history[i]!.ev;
+      if (ev.key.startsWith(prefix)) replay.push(ev);
     }
+    if (sink.replay) sink.replay(replay);
+    else
+      for (const ev of replay)
+        if (!sink.push(ev)) {
+          sink.onClose('slow');
+          return () => {};
+        }
     this.watchers.add(reg);
     return () => {
       if (this.watchers.delete(reg)) sink.onClose('stopped');
@@ -278,6 +289,7 @@ export class WatchCache {
       if (done) return;
       done = true;
       w.stop();
+      if (reason === 'slow') this.opts.log?.(`Forcing ${this.prefix} watcher close due to unresponsiveness`);
       sink.onClose(reason);
     };
     const w = this.store.watch(prefix, fromRevision, {
@@ -303,7 +315,9 @@ export class WatchCache {
   }
 
   private drop(w: Registered, reason: 'slow' | 'expired' | 'stopped'): void {
-    if (this.watchers.delete(w)) w.sink.onClose(reason);
+    if (!this.watchers.delete(w)) return;
+    if (reason === 'slow') this.opts.log?.(`Forcing ${this.prefix} watcher close due to unresponsiveness`);
+    w.sink.onClose(reason);
   }
 }
 
@@ -331,6 +345,18 @@ export class WatchCacheSet {
     for (const c of this.caches.values()) c.stop();
     this.caches.clear();
   }
+}
+
+/** Index of the first history entry with a revision after `rev` (history is in revision order). */
+function firstAfter(history: { ev: CacheEvent }[], rev: number): number {
+  let lo = 0;
+  let hi = history.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (history[mid]!.ev.revision <= rev) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index of the first key >= k in a sorted array (from `lo`). */

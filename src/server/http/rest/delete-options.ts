@@ -6,6 +6,7 @@ import type { FeatureGates } from '../../features.js';
 import type { FieldError } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, readBody } from '../body.js';
+import { isInt64, parseInt64Query } from './int64.js';
 import type { IncomingMessage } from 'node:http';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -50,7 +51,9 @@ function fromBody(v: unknown): DeleteOptions {
   const bad = (field: string, type: string) =>
     errors.badRequest(`json: cannot unmarshal ${jsonType(b[field])} into Go struct field DeleteOptions.${field} of type ${type}`);
   if (b.gracePeriodSeconds !== undefined && b.gracePeriodSeconds !== null) {
-    if (typeof b.gracePeriodSeconds !== 'number' || !Number.isInteger(b.gracePeriodSeconds)) throw bad('gracePeriodSeconds', 'int64');
+    if (typeof b.gracePeriodSeconds === 'number' && Number.isInteger(b.gracePeriodSeconds) && !isInt64(b.gracePeriodSeconds))
+      throw errors.badRequest(`json: cannot unmarshal number ${b.gracePeriodSeconds} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`);
+    if (!isInt64(b.gracePeriodSeconds)) throw bad('gracePeriodSeconds', 'int64');
     o.gracePeriodSeconds = b.gracePeriodSeconds;
   }
   for (const f of ['orphanDependents', 'ignoreStoreReadErrorWithClusterBreakingPotential'] as const) {
@@ -97,8 +100,7 @@ function fromQuery(q: URLSearchParams): DeleteOptions {
   const o: DeleteOptions = {};
   const gps = q.get('gracePeriodSeconds');
   if (gps !== null && gps !== '') {
-    if (!/^[+-]?\d+$/.test(gps)) throw errors.badRequest(`gracePeriodSeconds: strconv.ParseInt: parsing ${JSON.stringify(gps)}: invalid syntax`);
-    o.gracePeriodSeconds = Number(gps);
+    o.gracePeriodSeconds = parseInt64Query('gracePeriodSeconds', gps);
   }
   const od = q.get('orphanDependents');
   if (od !== null && od !== '') o.orphanDependents = parseBool('orphanDependents', od);

@@ -196,8 +196,11 @@ function setFinalizers(meta: ObjectMeta, finalizers: string[]): void {
 }
 
 /** A deadline at whole-second precision, rounded up so that a grace period is never cut short. */
+/** Latest time an RFC 3339 timestamp (4-digit year) can carry: far grace periods end there. */
+const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
 function timestampAt(ms: number): string {
-  return new Date(Math.ceil(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date(Math.min(Math.ceil(ms / 1000) * 1000, MAX_TIMESTAMP_MS)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** upstream markAsDeleting: deletionTimestamp now (unless an earlier one is set), grace period 0, generation bump. */
@@ -242,7 +245,10 @@ function beforeDelete(type: ResourceType, obj: KubeObject, opts: DeleteOptions):
     if (opts.gracePeriodSeconds !== undefined) {
       // only a shorter grace period may be requested
       if (opts.gracePeriodSeconds >= grace) return { graceful: false, pendingGraceful: true };
-      meta.deletionTimestamp = timestampAt(Date.parse(meta.deletionTimestamp) - grace * 1000 + opts.gracePeriodSeconds * 1000);
+      // a deadline cut to the latest timestamp no longer tells when deletion began: count from now
+      const deadline = Date.parse(meta.deletionTimestamp);
+      const began = deadline >= MAX_TIMESTAMP_MS ? Date.now() : deadline - grace * 1000;
+      meta.deletionTimestamp = timestampAt(began + opts.gracePeriodSeconds * 1000);
       meta.deletionGracePeriodSeconds = opts.gracePeriodSeconds;
       return { graceful: true, pendingGraceful: false };
     }

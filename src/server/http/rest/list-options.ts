@@ -3,6 +3,7 @@ import { ContinueTokenError, decodeContinue, type ContinueToken } from '../../..
 import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from '../../../api/selectors.js';
 import { errors } from '../../../api/status.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
+import { parseInt64Query } from './int64.js';
 
 export type ReadMode =
   | { kind: 'MostRecent' }
@@ -81,8 +82,9 @@ export function parseListOptions(q: URLSearchParams, type: ResourceType): ListOp
   const limitText = q.get('limit');
   let limit = 0;
   if (limitText !== null && limitText !== '') {
-    limit = Number(limitText);
-    if (!Number.isInteger(limit) || limit < 0) throw errors.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+    // an int64 (so "0x10", "1e3" and " 5" are syntax errors, as upstream)
+    limit = parseInt64Query('limit', limitText);
+    if (limit < 0) throw errors.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
   }
   if (match !== undefined && match !== '') {
     if (rvText === undefined || rvText === '')
@@ -131,12 +133,7 @@ export function parseWatchOptions(q: URLSearchParams, type: ResourceType): Watch
     );
   if (q.get('continue')) throw invalidListOptions('continue', 'FieldValueForbidden', 'Forbidden: continue is forbidden for watch');
   parseRV(rvText);
-  const ts = q.get('timeoutSeconds');
-  let timeoutSeconds: number | undefined;
-  if (ts !== null && ts !== '') {
-    timeoutSeconds = Number(ts);
-    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0) throw errors.badRequest(`timeoutSeconds: Invalid value: "${ts}"`);
-  }
+  const timeoutSeconds = parseTimeoutSeconds(q.get('timeoutSeconds'));
   const b = q.get('allowWatchBookmarks');
   return {
     resourceVersion: rvText,
@@ -145,4 +142,15 @@ export function parseWatchOptions(q: URLSearchParams, type: ResourceType): Watch
     timeoutSeconds,
     ...parseSelectors(q, type),
   };
+}
+
+/**
+ * timeoutSeconds is an int64 query parameter (a non-integer fails the conversion as a 400); a negative
+ * one is refused rather than ending the watch at once. The caller caps it to what a timer can hold.
+ */
+export function parseTimeoutSeconds(ts: string | null): number | undefined {
+  if (ts === null || ts === '') return undefined;
+  const n = parseInt64Query('timeoutSeconds', ts);
+  if (n < 0) throw errors.badRequest(`timeoutSeconds: Invalid value: ${ts}: must be greater than or equal to 0`);
+  return n;
 }

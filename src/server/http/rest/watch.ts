@@ -3,6 +3,7 @@
 import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import { cachedEncoding } from '../../watch/encode-cache.js';
+import { WatchOutbox } from '../../watch/outbox.js';
 import type { CacheEvent, EventType, WatchCache } from '../../watch/watch-cache.js';
 import { contentTypeHeader } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
@@ -13,13 +14,27 @@ import { includeObjectOf, negotiateFor } from './output.js';
 export interface WatchSettings {
   /** Interval between bookmarks when allowWatchBookmarks (upstream: 1 min). */
   bookmarkIntervalMs: number;
-  /** Events buffered for one watcher before it counts as too slow and is closed. */
+  /** Live events buffered for one watcher before it counts as too slow and is closed (upstream: 1000). */
   maxBuffered: number;
+  /** Unsent bytes held for one watcher before it counts as too slow and is closed. */
+  maxBufferedBytes: number;
   /** Watches without timeoutSeconds end after a random time in this range (upstream: 30–60 min). */
   defaultTimeoutMs: [number, number];
 }
 
-export const defaultWatchSettings: WatchSettings = { bookmarkIntervalMs: 60_000, maxBuffered: 1000, defaultTimeoutMs: [30 * 60_000, 60 * 60_000] };
+export const defaultWatchSettings: WatchSettings = {
+  bookmarkIntervalMs: 60_000,
+  maxBuffered: 1000,
+  // Upstream bounds a watcher by events only: its buffer holds pointers to shared objects and a client
+  // that stops reading blocks the writer. Here unsent frames are held per watcher, so bytes are bounded
+  // too: 8 MiB is over five objects at etcd's 1.5 MiB request limit, while 500 stalled watchers cannot
+  // pin more than 4 GiB between them even with unshared (Table) frames.
+  maxBufferedBytes: 8 * 1024 * 1024,
+  defaultTimeoutMs: [30 * 60_000, 60 * 60_000],
+};
+
+/** Node's timers fire at once past 2^31-1 ms (~24.8 days): longer timeouts are cut to this. */
+export const MAX_WATCH_TIMEOUT_MS = 2 ** 31 - 1;
 
 type WireType = EventType | 'BOOKMARK' | 'ERROR';
 
@@ -102,8 +117,9 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   // objects and metadata-only forms are encoded once per object version, encoding and spelling, and
   // shared by every watcher and list; a Table row depends on the watcher (columns on the first event)
   const cacheKey = n.representation === 'object' ? `${n.encoding}:${s.apiVersion}` : n.representation === 'PartialObjectMetadata' ? `${n.encoding}:pom:${n.metaGroup}` : undefined;
+  // whole frames are cached too, so every watcher's backlog points at the same bytes
   const frame = (type: WireType, o: KubeObject): Buffer =>
-    enc.event(type, cacheKey ? cachedEncoding(o, cacheKey, () => enc.object(encodeObj(o))) : enc.object(encodeObj(o)));
+    cacheKey ? cachedEncoding(o, `${cacheKey}:${type}`, () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
 
   const bookmark = (rev: number, extraAnnotation = false): Buffer => {
     const meta: Record<string, unknown> = { resourceVersion: String(rev) };
@@ -113,7 +129,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
 
   // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
   const toFrame = (ev: CacheEvent): Buffer | undefined => {
-    lastRev = ev.revision;
+    if (ev.revision > lastRev) lastRev = ev.revision;
     if (!filtered) return frame(ev.type, ev.obj);
     const now = ev.type === 'DELETED' ? false : matches(ev.obj);
     const before = ev.prevObj ? matches(ev.prevObj) : false;
@@ -136,53 +152,71 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   res.flushHeaders();
   const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));
 
+  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes });
   let closed = false;
-  let buffered = 0;
-  const write = (b: Buffer | undefined): boolean => {
-    if (!b || closed) return true;
-    const ok = res.write(b);
-    if (!ok) buffered++;
-    return buffered <= settings.maxBuffered;
-  };
-  res.on('drain', () => (buffered = 0));
-
   let unregister: () => void = () => {};
   let timers: NodeJS.Timeout[] = [];
-  const finish = () => {
+  const finish = (how: 'end' | 'abort', last?: Buffer) => {
     if (closed) return;
     closed = true;
     for (const t of timers) clearTimeout(t);
     timers = [];
     unregister();
-    if (!res.writableEnded) res.end();
+    if (how === 'abort') out.abort();
+    else out.end(last);
   };
 
-  if (initial) for (const o of initial) if (!filtered || matches(o)) write(frame('ADDED', o));
-  if (initialEventsEnd && opts.allowWatchBookmarks) write(bookmark(startRev, true));
+  // Initial state (and the initial-events-end bookmark) or replayed history goes out as fast as the
+  // client reads it; changes from here on queue behind it. The first backlog frame is made at once
+  // (nothing is written yet), so a Table's column definitions still ride on the first frame sent.
+  if (initial) {
+    const objs = initial;
+    const withEnd = initialEventsEnd && opts.allowWatchBookmarks;
+    out.addBacklog(
+      (function* () {
+        for (const o of objs) if (!filtered || matches(o)) yield frame('ADDED', o);
+        if (withEnd) yield bookmark(startRev, true);
+      })(),
+    );
+  } else if (initialEventsEnd && opts.allowWatchBookmarks) out.addBacklog([bookmark(startRev, true)]);
 
   try {
     unregister = cache.watch(prefix, startRev, {
-      push: (ev) => ev.revision <= startRev || write(toFrame(ev)),
-      progress: (r) => (lastRev = r),
+      push: (ev) => closed || ev.revision <= startRev || out.push(toFrame(ev)),
+      replay: (evs) => {
+        if (evs.length > 0)
+          out.addBacklog(
+            (function* () {
+              for (const ev of evs) yield toFrame(ev);
+            })(),
+          );
+      },
+      progress: (r) => {
+        if (r > lastRev) lastRev = r;
+      },
       onClose: (reason) => {
-        if (reason === 'expired' && !closed) {
+        if (reason === 'slow') return finish('abort');
+        if (reason === 'expired') {
           const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
-          res.write(enc.event('ERROR', enc.object(status)));
+          return finish('end', enc.event('ERROR', enc.object(status)));
         }
-        finish();
+        finish('end');
       },
     });
   } catch (e) {
     // too old: the stream has started, so the error travels as an ERROR event (as upstream)
     const status = (e as { status?: unknown }).status ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(e), reason: 'InternalError', code: 500 };
-    res.write(enc.event('ERROR', enc.object(status)));
-    finish();
+    finish('end', enc.event('ERROR', enc.object(status)));
     await closedPromise;
     return;
   }
+  const write = (b: Buffer) => {
+    if (!closed && !out.push(b)) finish('abort');
+  };
 
   const [lo, hi] = settings.defaultTimeoutMs;
-  const timeoutMs = opts.timeoutSeconds !== undefined ? opts.timeoutSeconds * 1000 : lo + Math.random() * (hi - lo);
+  // as upstream, a given timeoutSeconds is used as is (0 = unset: the random default), up to what a timer holds
+  const timeoutMs = opts.timeoutSeconds ? Math.min(opts.timeoutSeconds * 1000, MAX_WATCH_TIMEOUT_MS) : lo + Math.random() * (hi - lo);
   if (opts.allowWatchBookmarks) {
     const tick = () => {
       if (closed) return;
@@ -192,13 +226,11 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     timers.push(setTimeout(tick, settings.bookmarkIntervalMs));
   }
   timers.push(
-    setTimeout(() => {
-      if (opts.allowWatchBookmarks) write(bookmark(Math.max(lastRev, cache.revision)));
-      finish();
-    }, timeoutMs),
+    setTimeout(() => finish('end', opts.allowWatchBookmarks ? bookmark(Math.max(lastRev, cache.revision)) : undefined), timeoutMs),
   );
-  s.signal.addEventListener('abort', finish, { once: true });
-  res.on('close', finish);
+  // server shutdown ends the stream; a client that left has nothing to flush to
+  s.signal.addEventListener('abort', () => finish(res.destroyed ? 'abort' : 'end'), { once: true });
+  res.on('close', () => finish('abort'));
   await closedPromise;
 }
 
