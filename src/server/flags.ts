@@ -23,6 +23,12 @@ export interface ServerFlags {
   encryptionProviderConfig?: string;
   tracingConfigFile?: string;
   anonymousAuth?: boolean;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  serviceAccountIssuer?: string;
+  serviceAccountKeyFiles?: string[];
+  serviceAccountSigningKeyFile?: string;
+  apiAudiences?: string[];
   /** Directory of the built explorer (index.html); empty = do not serve it. */
   staticDir: string;
   /** Log one line per request. */
@@ -70,6 +76,12 @@ const FLAGS: Record<string, FlagDef> = {
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
   'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
   'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
+  'client-ca-file': def('string', 'CA bundle: a client certificate it verifies authenticates as CN with groups O (needs TLS)', (f, v) => (f.clientCaFile = v)),
+  'token-auth-file': def('string', 'static bearer tokens, CSV: token,user,uid,"group1,group2"', (f, v) => (f.tokenAuthFile = v)),
+  'service-account-issuer': def('string', 'iss of service account tokens (default https://kubernetes.default.svc.cluster.local)', (f, v) => (f.serviceAccountIssuer = v)),
+  'service-account-key-file': def('string', 'PEM public (or private) keys also accepted for service account tokens; repeatable', (f, v) => (f.serviceAccountKeyFiles = [...(f.serviceAccountKeyFiles ?? []), v])),
+  'service-account-signing-key-file': def('string', 'PEM private key signing service account tokens (default: generated, kept in the data dir)', (f, v) => (f.serviceAccountSigningKeyFile = v)),
+  'api-audiences': def('string', 'comma-separated audiences of API tokens (default: the service account issuer)', (f, v) => (f.apiAudiences = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'static-dir': def('string', 'directory of the built explorer (default ./dist)', (f, v) => (f.staticDir = v)),
   'request-log': def('bool', 'log one line per request (default true)', (f, v) => (f.requestLog = parseBool(v, 'request-log'))),
 };
@@ -113,6 +125,7 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   return f;
 }
 

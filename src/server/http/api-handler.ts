@@ -17,6 +17,8 @@ import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
+import { requestAuth, type Authentication } from './authentication.js';
+import { ANONYMOUS_USER } from '../auth/user.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -26,6 +28,8 @@ export interface ApiDeps extends WriteDeps {
   gates: FeatureGates;
   caches: WatchCacheSet;
   watch: WatchSettings;
+  /** The authentication step (reviews and token requests use it). */
+  authentication?: Authentication;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
 }
@@ -69,7 +73,7 @@ export async function handleResourceRequest(
     apiVersion: gv(info.group, info.version),
     warnings: [],
     pretty: query.get('pretty') === 'true' || query.get('pretty') === '1',
-    user: 'system:admin',
+    user: requestAuth(req)?.user.name ?? ANONYMOUS_USER,
     signal,
   };
   // a virtual sub-resource: POST only (pods/eviction)
