@@ -13,6 +13,7 @@ import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
+import { authenticationHandler } from './rest/authentication.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
@@ -80,6 +81,11 @@ export async function handleResourceRequest(
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return handleEviction(s, deps);
+  }
+  const authn = authenticationHandler(s);
+  if (authn) {
+    if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    return authn(s, deps);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);
