@@ -134,10 +134,10 @@ export class Authenticator {
 /** `Authorization: Bearer <token>` (scheme case-insensitive); undefined when there is no bearer header (upstream bearertoken). */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const parts = header.trim().split(' ');
+  // upstream: SplitN(header, " ", 3); the second part is the token, an empty one is an invalid token
+  const parts = header.split(' ');
   if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
-  // upstream: exactly "Bearer <token>"; anything else with the Bearer scheme is an invalid token
-  return parts.length === 2 ? parts[1]! : '';
+  return parts[1]!;
 }
 
 function sameSecret(a: string, b: string): boolean {
