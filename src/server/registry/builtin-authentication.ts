@@ -1,10 +1,12 @@
 // authentication.service.io/v1 (upstream authentication.k8s.io): virtual, create-only review
 // resources (nothing is stored) and the serviceaccounts/token sub-resource (TokenRequest).
+import { builtinSchemas } from './schema/registry.js';
 import type { ResourceType } from './types.js';
 
 const AUTHN = 'authentication.service.io';
 
 function review(kind: string, plural: string): ResourceType {
+  const schemaRef = `io.k8s.api.authentication.v1.${kind}`;
   return {
     group: AUTHN,
     version: 'v1',
@@ -17,6 +19,8 @@ function review(kind: string, plural: string): ResourceType {
     scope: 'Cluster',
     verbs: ['create'],
     subresources: [],
+    schema: builtinSchemas.get(schemaRef),
+    schemaRef,
     strategy: {},
     custom: false,
     served: true,
