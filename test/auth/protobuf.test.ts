@@ -10,7 +10,7 @@ beforeAll(async () => (s = await testServer({}, { adminToken: 'adm' })));
 afterAll(() => s.close());
 
 async function post(path: string, obj: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const r = await fetch(s.url + path, { method: 'POST', headers: { 'Content-Type': PB, Accept: PB, ...headers }, body: encodeProtobufObject(obj) });
+  const r = await fetch(s.url + path, { method: 'POST', headers: { 'Content-Type': PB, Accept: PB, ...headers }, body: Buffer.from(encodeProtobufObject(obj)) });
   expect(r.headers.get('content-type')).toBe(PB);
   return { status: r.status, obj: decodeProtobufObject(new Uint8Array(await r.arrayBuffer())) as any };
 }
