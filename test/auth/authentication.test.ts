@@ -96,6 +96,10 @@ describe('anonymous block of the AuthenticationConfiguration', () => {
       await s.close();
     }
   });
+  test('an anonymous block together with --anonymous-auth stops the start', async () => {
+    const cfg = tls.file('anon-conflict.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt: []\nanonymous:\n  enabled: true\n');
+    await expect(testServer({ authenticationConfig: cfg, anonymousAuth: true })).rejects.toThrow(/anonymous/);
+  });
   test('anonymous.enabled false rejects requests without credentials', async () => {
     const cfg = tls.file('anon-off.yaml', 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt: []\nanonymous:\n  enabled: false\n');
     const s = await testServer({ authenticationConfig: cfg });

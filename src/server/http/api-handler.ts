@@ -19,7 +19,7 @@ import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
-import { ANONYMOUS_USER } from '../auth/user.js';
+import { anonymousUser } from '../auth/user.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -62,6 +62,7 @@ export async function handleResourceRequest(
   if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
     throw withMessage(notFound(), 'the server could not find the requested resource');
   if (info.parts.length > 3) throw withMessage(notFound(), 'the server could not find the requested resource');
+  const userInfo = requestAuth(req)?.user ?? anonymousUser();
   const s: RequestScope = {
     req,
     res,
@@ -74,7 +75,8 @@ export async function handleResourceRequest(
     apiVersion: gv(info.group, info.version),
     warnings: [],
     pretty: query.get('pretty') === 'true' || query.get('pretty') === '1',
-    user: requestAuth(req)?.user.name ?? ANONYMOUS_USER,
+    user: userInfo.name,
+    userInfo,
     signal,
   };
   // a virtual sub-resource: POST only (pods/eviction)

@@ -118,8 +118,11 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
       try {
         user = await authenticator.authenticateRequest(req, path);
       } catch (e) {
-        // the reason stays server-side: clients only learn "Unauthorized" (upstream)
-        if (e instanceof AuthenticationFailed) throw errors.unauthorized();
+        // the reason stays server-side: clients only learn "Unauthorized" (upstream); reasons never hold the credential
+        if (e instanceof AuthenticationFailed) {
+          if (flags.requestLog && e.message !== 'no credentials') d.log(`unable to authenticate the request: ${e.message}`);
+          throw errors.unauthorized();
+        }
         throw e;
       }
       // credentials go no further than this step (upstream removes the header once authenticated)

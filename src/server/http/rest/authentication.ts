@@ -1,14 +1,13 @@
 // authentication.service.io/v1 endpoints: SelfSubjectReview (`kubectl auth whoami`), TokenReview
 // and serviceaccounts/{name}/token (TokenRequest, `kubectl create token`). Nothing is stored.
 import { errors, failure } from '../../../api/status.js';
-import { withAuthenticatedGroup, userInfoJson, anonymousUser } from '../../auth/user.js';
+import { withAuthenticatedGroup, userInfoJson } from '../../auth/user.js';
 import type { BoundObject } from '../../auth/service-account.js';
 import { nowTimestamp } from '../../registry/resource-store.js';
 import type { TypeRegistry } from '../../registry/registry.js';
 import { resourceStoreFor, type ApiDeps } from '../api-handler.js';
 import { canonicalGroup } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
-import { requestAuth } from '../authentication.js';
 import type { RequestScope } from '../scope.js';
 import { checkKind, decodeObjectBody } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
@@ -47,8 +46,7 @@ const created = (s: RequestScope, o: Obj) => respondObject(s, 201, o as KubeObje
 
 async function selfSubjectReview(s: RequestScope): Promise<void> {
   await body(s, 'SelfSubjectReview');
-  const user = requestAuth(s.req)?.user ?? anonymousUser();
-  created(s, { kind: 'SelfSubjectReview', apiVersion: s.apiVersion, metadata: { creationTimestamp: nowTimestamp() }, status: { userInfo: userInfoJson(user) } });
+  created(s, { kind: 'SelfSubjectReview', apiVersion: s.apiVersion, metadata: { creationTimestamp: nowTimestamp() }, status: { userInfo: userInfoJson(s.userInfo) } });
 }
 
 async function tokenReview(s: RequestScope, deps: ApiDeps): Promise<void> {
