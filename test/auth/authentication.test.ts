@@ -41,6 +41,19 @@ describe('default posture: no authentication flags on loopback', () => {
   });
 });
 
+describe('exposed without authentication flags', () => {
+  test('a non-loopback bind address does not make requests admin: they are anonymous', async () => {
+    const s = await testServer({ bindAddress: '0.0.0.0' }, { adminToken: 'adm' });
+    try {
+      const base = s.url.replace('0.0.0.0', '127.0.0.1');
+      expect(await whoami(base)).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+      expect(await whoami(base, bearer('adm'))).toMatchObject({ username: 'system:admin' });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('--anonymous-auth=false without other flags', () => {
   test('requests without credentials are 401; health and version stay public', async () => {
     const s = await testServer({ anonymousAuth: false }, { adminToken: 'adm' });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { bearerToken } from './authenticator.js';
+import { bearerToken, isLoopback } from './authenticator.js';
 import { parseCsv, parseTokenFile, TokenFileError } from './token-file.js';
 
 describe('token file (upstream CSV)', () => {
@@ -33,4 +33,9 @@ describe('bearer token header (upstream bearertoken)', () => {
     ['Bearer  abc', ''],
     ['Bearer abc def', 'abc'],
   ])('%s -> %s', (h, want) => expect(bearerToken(h)).toBe(want));
+});
+
+test('loopback addresses (the local development posture)', () => {
+  for (const a of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) expect(isLoopback(a)).toBe(true);
+  for (const a of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1']) expect(isLoopback(a)).toBe(false);
 });
