@@ -194,6 +194,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   } catch (e) {
     if (!etcd || !(e instanceof StoreError && e.code === 'Unavailable')) {
       server.close();
+      authentication.close();
       throw e;
     }
     // etcd unreachable at start: serve /readyz (503) and keep trying instead of exiting.
