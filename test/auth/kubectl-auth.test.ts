@@ -7,9 +7,11 @@ import type { ApiServer } from '../../src/server/app.js';
 import { kubectl } from '../helpers/kubectl.js';
 import { testServer } from '../helpers/server.js';
 import { TestCA } from '../helpers/tls.js';
+import { OidcIssuer, makeKey } from '../helpers/oidc-issuer.js';
 
 let tls: TestCA;
 let s: ApiServer;
+let issuer: OidcIssuer;
 
 function kubeconfig(name: string, user: Record<string, string>): string {
   const file = join(tls.dir, `${name}.kubeconfig`);
@@ -49,10 +51,22 @@ beforeAll(async () => {
   tls = new TestCA();
   const server = tls.issue('server', '127.0.0.1', [], 'IP:127.0.0.1');
   const tokens = tls.file('tokens.csv', 'admin-token,admin,1,system:masters\n');
-  s = await testServer({ tlsCertFile: server.cert, tlsPrivateKeyFile: server.key, clientCaFile: tls.ca.cert, tokenAuthFile: tokens, anonymousAuth: false });
+  issuer = new OidcIssuer(server);
+  issuer.keys = [await makeKey('k1')];
+  await issuer.start();
+  const authn = tls.file(
+    'authn.json',
+    JSON.stringify({
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      kind: 'AuthenticationConfiguration',
+      jwt: [{ issuer: { url: issuer.url(), audiences: ['periscope'], certificateAuthority: tls.ca.pem }, claimMappings: { username: { claim: 'sub', prefix: 'oidc:' }, groups: { claim: 'groups', prefix: '' } } }],
+    }),
+  );
+  s = await testServer({ tlsCertFile: server.cert, tlsPrivateKeyFile: server.key, clientCaFile: tls.ca.cert, tokenAuthFile: tokens, authenticationConfig: authn, anonymousAuth: false });
 });
 afterAll(async () => {
   await s?.close();
+  await issuer?.stop();
   tls?.cleanup();
 });
 
@@ -70,6 +84,13 @@ describe('kubectl with authentication', () => {
     const r = await kubectl(kubeconfig('bad', { token: 'nope' }), ['get', 'namespaces']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/the server has asked for the client to provide credentials/);
+  });
+
+  test('an OIDC token: whoami shows the mapped user', async () => {
+    const token = await issuer.sign({ iss: issuer.url(), aud: 'periscope', sub: 'erin', groups: ['eng'] });
+    const who = await kubectl(kubeconfig('oidc', { token }), ['auth', 'whoami']);
+    expect(who.stderr).toBe('');
+    expect(whoamiRows(who.stdout)).toEqual({ Username: 'oidc:erin', Groups: '[eng system:authenticated]' });
   });
 
   test('a client certificate: whoami shows CN and O', async () => {
