@@ -1,6 +1,7 @@
 // Authentication through the handler chain: default posture, 401s, token file, anonymous rules,
 // client certificates, service account tokens, TokenReview, impersonation.
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { client, testServer } from '../helpers/server.js';
@@ -222,6 +223,21 @@ describe('impersonation headers', () => {
   test('the admin may impersonate a user with groups, uid and extra', async () => {
     const u = await whoami(s.url, { ...bearer('adm'), 'Impersonate-User': 'carol', 'Impersonate-Group': 'g1', 'Impersonate-Uid': 'u-7', 'Impersonate-Extra-Scopes%2Fa': 'view' });
     expect(u).toEqual({ username: 'carol', uid: 'u-7', groups: ['g1', 'system:authenticated'], extra: { 'scopes/a': ['view'] } });
+    // repeated Impersonate-Group headers are separate groups, even with ", " inside one
+    const groups = await new Promise<string[]>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST' }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text).status.userInfo.groups));
+      });
+      req.on('error', reject);
+      req.setHeader('Authorization', 'Bearer adm');
+      req.setHeader('Content-Type', 'application/json');
+      req.setHeader('Impersonate-User', 'dave');
+      req.setHeader('Impersonate-Group', ['a, b', 'c']);
+      req.end(JSON.stringify(whoamiBody));
+    });
+    expect(groups).toEqual(['a, b', 'c', 'system:authenticated']);
     const sa = await whoami(s.url, { ...bearer('adm'), 'Impersonate-User': 'system:serviceaccount:ns1:robot' });
     expect(sa.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated']);
   });

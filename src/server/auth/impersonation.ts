@@ -1,6 +1,5 @@
 // Impersonation headers (upstream endpoints/filters/impersonation.go). Parsed during authentication;
 // each impersonated attribute is authorized (verb `impersonate`) before it replaces the user.
-import type { IncomingHttpHeaders } from 'node:http';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from './user.js';
 import { SA_GROUP, SA_PREFIX } from './service-account.js';
 
@@ -28,8 +27,11 @@ export class ImpersonationError extends Error {}
 
 const values = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-/** The requested impersonation, undefined when no Impersonate-* header is present; throws ImpersonationError when malformed. */
-export function parseImpersonation(headers: IncomingHttpHeaders): ImpersonationRequest | undefined {
+/**
+ * The requested impersonation, undefined when no Impersonate-* header is present; throws ImpersonationError when malformed.
+ * Takes each header's values separately (node's req.headersDistinct): a group name may hold ", ".
+ */
+export function parseImpersonation(headers: Record<string, string[] | undefined>): ImpersonationRequest | undefined {
   const users = values(headers[IMPERSONATE_USER]);
   const groups = values(headers[IMPERSONATE_GROUP]);
   const uids = values(headers[IMPERSONATE_UID]);
@@ -43,8 +45,7 @@ export function parseImpersonation(headers: IncomingHttpHeaders): ImpersonationR
     } catch {
       throw new ImpersonationError(`invalid Impersonate-Extra header ${JSON.stringify(h)}`);
     }
-    // node joins repeated custom headers with ", "
-    extra[key] = values(v).flatMap((x) => x.split(', '));
+    extra[key] = values(v);
   }
   const any = users.length + groups.length + uids.length + Object.keys(extra).length > 0;
   if (!any) return undefined;
@@ -53,9 +54,7 @@ export function parseImpersonation(headers: IncomingHttpHeaders): ImpersonationR
     throw new ImpersonationError(users.length > 1 ? 'only one Impersonate-User header may be given' : `requested [${requested.join(' ')}] without impersonating a user`);
   }
   if (uids.length > 1) throw new ImpersonationError('only one Impersonate-Uid header may be given');
-  // node joins repeated Impersonate-Group headers with ", "
-  const groupList = groups.flatMap((g) => g.split(', ')).filter(Boolean);
-  return { user: users[0]!, uid: uids[0], groups: groupList, extra };
+  return { user: users[0]!, uid: uids[0], groups, extra };
 }
 
 /** The checks the authorizer makes, in upstream's order (user or service account, groups, extra, uid). */

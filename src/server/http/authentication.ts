@@ -129,7 +129,7 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
       delete req.headers.authorization;
       let impersonation: ImpersonationRequest | undefined;
       try {
-        impersonation = parseImpersonation(req.headers);
+        impersonation = parseImpersonation(req.headersDistinct);
       } catch (e) {
         if (e instanceof ImpersonationError) throw errors.badRequest(e.message);
         throw e;
