@@ -200,6 +200,9 @@ describe('service account tokens', () => {
     expect((await tokenFor('builder', { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'x' } })).status).toBe(400);
     expect((await tokenFor('builder', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'missing' } })).status).toBe(404);
     expect((await tokenFor('nobody')).status).toBe(404);
+    const dry = await c().post('/api/v1/namespaces/default/serviceaccounts/builder/token?dryRun=All', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }, bearer('alice-token'));
+    expect(dry.status).toBe(201);
+    expect(dry.body.status).toEqual({ token: '', expirationTimestamp: null });
     expect((await c().post('/api/v1/namespaces/default/serviceaccounts/builder/token', 'not json', bearer('alice-token'))).status).toBe(400);
   });
   test('a token for another audience is rejected by the API; TokenReview checks requested audiences', async () => {

@@ -9,7 +9,7 @@ import { resourceStoreFor, type ApiDeps } from '../api-handler.js';
 import { canonicalGroup } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { RequestScope } from '../scope.js';
-import { checkKind, decodeObjectBody } from './decode.js';
+import { checkKind, decodeObjectBody, dryRunOf } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
 
 type Obj = Record<string, any>;
@@ -85,13 +85,16 @@ async function tokenRequest(s: RequestScope, deps: ApiDeps): Promise<void> {
   const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : auth.authenticator.serviceAccounts.apiAudiences;
   spec.audiences = audiences;
   const bound = await boundObject(s, deps.types, ns, spec.boundObjectRef);
+  const apiVersion = `${canonicalGroup(spelled) === AUTHN ? spelled : AUTHN}/v1`;
+  const meta2 = { ...meta, name, namespace: ns, creationTimestamp: nowTimestamp() };
+  // a dry run validates everything but issues no token (upstream returns the request with an empty status)
+  if (dryRunOf(s.query)) return created(s, { kind: 'TokenRequest', apiVersion, metadata: meta2, spec, status: { token: '', expirationTimestamp: null } });
   const tokens = auth.authenticator.serviceAccounts;
   const { token, expires } = await tokens.issue({ namespace: ns, name, uid: sa.metadata!.uid! }, audiences, exp, bound);
-  const apiVersion = `${canonicalGroup(spelled) === AUTHN ? spelled : AUTHN}/v1`;
   created(s, {
     kind: 'TokenRequest',
     apiVersion,
-    metadata: { ...meta, name, namespace: ns, creationTimestamp: nowTimestamp() },
+    metadata: meta2,
     spec,
     status: { token, expirationTimestamp: expires.toISOString().replace(/\.\d{3}Z$/, 'Z') },
   });
