@@ -1,6 +1,6 @@
 // The authentication step of the handler chain: every request except the public health and version
 // endpoints gets its user here (or a 401), with requested impersonation parsed and checked. Later
-// steps (authorization, REST handlers) read the result with requestAuth(req).
+// steps (authorization, REST handlers) read the result with requestAuth(req) or RequestScope.userInfo.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { errors } from '../../api/status.js';
