@@ -11,6 +11,9 @@
 //   api/policy/v1 (LogicalShark fork @af8834bd), kubernetes/api rbac/v1 @426b1b99 + autoscaling/v1 (Scale only),
 //   apimachinery meta/v1 (1.21-era tenstad fork @65075ef1, plus DeleteOptions field 6 from the 1.32 API),
 //   runtime, util/intstr, api/resource, apiextensions-apiserver apiextensions/v1 (lalitc375 fork @44e034a1).
+//   api/authentication/v1 (SelfSubjectReview, TokenReview, TokenRequest and their parts) was added to
+//   descriptors.json by hand from upstream's field numbers (kubernetes/kubernetes 1.33
+//   staging/src/k8s.io/api/authentication/v1/generated.proto): keep it when regenerating.
 //
 // Output is a protobufjs JSON descriptor (loadable with protobuf.Root.fromJSON), pruned to the
 // messages reachable from the kinds the API server serves. Field options carry the few JSON facts

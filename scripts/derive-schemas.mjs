@@ -49,6 +49,8 @@ const ROOTS = [
   API + 'autoscaling.v1.Scale',
   API + 'policy.v1.Eviction',
   API + 'core.v1.Binding',
+  API + 'authentication.v1.TokenRequest',
+  API + 'authentication.v1.TokenReview',
   ...[
     'ObjectMeta', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'WatchEvent',
     'Patch', 'APIResourceList', 'APIResource', 'APIGroupList', 'APIGroup', 'APIVersions', 'Time', 'MicroTime',
@@ -59,11 +61,26 @@ const ROOTS = [
 
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
-  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1']);
+  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'authentication.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';
 const SYNTHESIZED = {
+  // SelfSubjectReview is GA (authentication/v1) only from 1.28; its v1 shape as the 1.28+ API has it.
+  [API + 'authentication.v1.SelfSubjectReview']: {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: META + 'ObjectMeta' },
+      status: { $ref: API + 'authentication.v1.SelfSubjectReviewStatus' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: 'authentication.service.io', kind: 'SelfSubjectReview', version: 'v1' }],
+  },
+  [API + 'authentication.v1.SelfSubjectReviewStatus']: {
+    type: 'object',
+    properties: { userInfo: { $ref: API + 'authentication.v1.UserInfo' } },
+  },
   [META + 'Table']: {
     type: 'object', required: ['columnDefinitions', 'rows'],
     properties: {

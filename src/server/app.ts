@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
+import { createAuthentication, needsAuthentication, tlsClientAuthOptions } from './http/authentication.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
 import { WatchCacheSet } from './watch/watch-cache.js';
@@ -60,7 +61,7 @@ export interface Extension {
   install(server: { deps: ApiDeps; onClose(fn: () => Promise<void> | void): void }): Promise<void> | void;
 }
 
-export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings> } = {}): Promise<ApiServer> {
+export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string } = {}): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
   const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log });
@@ -76,6 +77,8 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
   admission.add(namespaceLifecycle(deps));
+  const authentication = (deps.authentication = await createAuthentication({ flags, store, types, adminToken: opts.adminToken, log }));
+  closers.push(() => authentication.close());
   const crds = new CrdController({ store, types, admission, log });
   admission.add(crds.terminationAdmission());
   const openapi = new OpenAPIService(types);
@@ -113,6 +116,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json');
       return;
     }
+    if (needsAuthentication(path, staticHandler !== undefined)) await authentication.authenticate(req, path);
     if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
     if (path.startsWith('/openapi/')) {
       openapi.handle(req, res, path, query);
@@ -165,7 +169,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   };
 
   const server: Server = flags.tlsCertFile
-    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!), maxHeaderSize: MAX_HEADER_BYTES })
+    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!), maxHeaderSize: MAX_HEADER_BYTES, ...tlsClientAuthOptions(flags) })
     : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
@@ -200,7 +204,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     const stopCompactor = startCompactor(compactionTarget(store), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
-    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log);
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, opts.adminToken);
   };
   let closed: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -210,6 +214,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   } catch (e) {
     if (!etcd || !(e instanceof StoreError && e.code === 'Unavailable')) {
       server.close();
+      authentication.close();
       throw e;
     }
     // etcd unreachable at start: serve /readyz (503) and keep trying instead of exiting.

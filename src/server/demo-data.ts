@@ -81,11 +81,13 @@ const crontabCRD: Obj = {
 };
 
 /** Seeds demo objects through the API at `baseUrl` when the store holds no namespaces yet. */
-export async function seedDemoData(baseUrl: string, log: (l: string) => void): Promise<void> {
-  const existing = (await (await fetch(`${baseUrl}/api/v1/namespaces?limit=1`)).json()) as { items?: unknown[] };
+export async function seedDemoData(baseUrl: string, log: (l: string) => void, adminToken?: string): Promise<void> {
+  // with authentication configured the seeding requests carry the local admin token
+  const auth: Record<string, string> = adminToken ? { Authorization: `Bearer ${adminToken}` } : {};
+  const existing = (await (await fetch(`${baseUrl}/api/v1/namespaces?limit=1`, { headers: auth })).json()) as { items?: unknown[] };
   if ((existing.items?.length ?? 0) > 0) return;
   const post = async (path: string, body: Obj) => {
-    const r = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
     if (!r.ok && r.status !== 409) throw new Error(`demo data: POST ${path}: ${r.status} ${await r.text()}`);
     return r;
   };
@@ -129,7 +131,7 @@ export async function seedDemoData(baseUrl: string, log: (l: string) => void): P
   await post('/apis/apiextensions.service.io/v1/customresourcedefinitions', crontabCRD);
   // the CRD is served once the controller registers it
   for (let i = 0; i < 50; i++) {
-    const r = await fetch(`${baseUrl}/apis/stable.example.com/v1/namespaces/shop/crontabs`);
+    const r = await fetch(`${baseUrl}/apis/stable.example.com/v1/namespaces/shop/crontabs`, { headers: auth });
     if (r.ok) break;
     await new Promise((res) => setTimeout(res, 100));
   }

@@ -1,7 +1,7 @@
 // Command-line flags. Names mirror kube-apiserver where one exists.
 import { parseFeatureGates, type FeatureGates } from './features.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './http/inflight.js';
-import { DEFAULT_ACCEPT_HOSTS, DEFAULT_REJECT_PATHS, parsePatternList } from './http/request-guard.js';
+import { DEFAULT_ACCEPT_HOSTS, DEFAULT_REJECT_PATHS, isLoopback, parsePatternList } from './http/request-guard.js';
 
 export type StoreKind = 'memory' | 'sqlite' | 'etcd';
 
@@ -25,6 +25,12 @@ export interface ServerFlags {
   encryptionProviderConfig?: string;
   tracingConfigFile?: string;
   anonymousAuth?: boolean;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  serviceAccountIssuer?: string;
+  serviceAccountKeyFiles?: string[];
+  serviceAccountSigningKeyFile?: string;
+  apiAudiences?: string[];
   /** Directory of the built explorer (index.html); empty = do not serve it. */
   staticDir: string;
   /** Log one line per request. */
@@ -85,6 +91,12 @@ const FLAGS: Record<string, FlagDef> = {
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
   'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
   'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
+  'client-ca-file': def('string', 'CA bundle: a client certificate it verifies authenticates as CN with groups O (needs TLS)', (f, v) => (f.clientCaFile = v)),
+  'token-auth-file': def('string', 'static bearer tokens, CSV: token,user,uid,"group1,group2"', (f, v) => (f.tokenAuthFile = v)),
+  'service-account-issuer': def('string', 'iss of service account tokens (default https://kubernetes.default.svc.cluster.local)', (f, v) => (f.serviceAccountIssuer = v)),
+  'service-account-key-file': def('string', 'PEM public (or private) keys also accepted for service account tokens; repeatable', (f, v) => (f.serviceAccountKeyFiles = [...(f.serviceAccountKeyFiles ?? []), v])),
+  'service-account-signing-key-file': def('string', 'PEM private key signing service account tokens (default: generated, kept in the data dir)', (f, v) => (f.serviceAccountSigningKeyFile = v)),
+  'api-audiences': def('string', 'comma-separated audiences of API tokens (default: the service account issuer)', (f, v) => (f.apiAudiences = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'static-dir': def('string', 'directory of the built explorer (default ./dist)', (f, v) => (f.staticDir = v)),
   'request-log': def('bool', 'log one line per request (default true)', (f, v) => (f.requestLog = parseBool(v, 'request-log'))),
   'accept-hosts': def('string', `comma-separated regular expressions of accepted Host names (default ${DEFAULT_ACCEPT_HOSTS}, plus the bind address)`, (f, v) => (f.acceptHosts = patterns(v, 'accept-hosts'))),
@@ -144,15 +156,10 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   const remote = remoteBindProblem(f);
   if (remote) throw new FlagError(remote);
   return f;
-}
-
-/** Loopback addresses: only this machine can connect. */
-export function isLoopback(address: string): boolean {
-  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
-  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || a === '::ffff:127.0.0.1';
 }
 
 /**
@@ -163,8 +170,8 @@ export function remoteBindProblem(f: ServerFlags): string | undefined {
   if (isLoopback(f.bindAddress) || f.allowUnauthenticatedRemote) return undefined;
   if (f.kubeconfig)
     return `refusing to serve proxy mode on --bind-address ${f.bindAddress}: every client on the network would act with the kubeconfig's credentials; bind a loopback address or pass --allow-unauthenticated-remote`;
-  if (f.authenticationConfig) return undefined;
-  return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
+  if (f.authenticationConfig || f.tokenAuthFile || f.clientCaFile) return undefined;
+  return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, --token-auth-file or --client-ca-file, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
 }
 
 export function flagsHelp(): string {

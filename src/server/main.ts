@@ -1,6 +1,8 @@
 // CLI entry point: `periscope [flags]` (see --help).
 import { startServer } from './app.js';
 import { FlagError, flagsHelp, parseFlags, type ServerFlags } from './flags.js';
+import { loadOrCreateAdminToken, writeLocalKubeconfig } from './auth/local-kubeconfig.js';
+import { describeAuthentication } from './http/authentication.js';
 import { ConfigLoadError, describeLoadedConfigs, loadServerConfigs } from '../config/load.js';
 
 async function main(argv: string[]): Promise<void> {
@@ -33,13 +35,17 @@ async function main(argv: string[]): Promise<void> {
     throw e;
   }
   let server;
+  let adminToken: string;
   try {
-    server = await startServer(flags);
+    adminToken = loadOrCreateAdminToken(flags.dataDir);
+    server = await startServer(flags, { adminToken });
   } catch (e) {
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);
   }
   process.stderr.write(`Periscope API server and explorer listening on ${server.url} (store: ${flags.store})\n`);
+  for (const line of describeAuthentication(server.deps.authentication!, flags)) process.stderr.write(`${line}\n`);
+  process.stderr.write(`admin kubeconfig: ${writeLocalKubeconfig(flags.dataDir, server.url, adminToken, flags.tlsCertFile)}\n`);
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) process.exit(1);

@@ -1,6 +1,9 @@
 // The explorer shell: top bar (jump box, namespace, connection, theme), discovery-driven navigation, views.
 import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { warningStore } from './api.js';
+import { authStore } from './auth.js';
+import { SignInPage, UserBadge } from './components/SignIn.js';
+import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
 import { ManifestViewerContext } from './components/ManifestViewer.js';
 import { CreateView } from './editor/CreateView.js';
@@ -47,6 +50,12 @@ export function App() {
   const [help, setHelp] = useState(false);
   const namespace = query.get('ns') ?? '';
   const warnings = useSyncExternalStore(warningStore.subscribe, warningStore.get);
+  const auth = useSyncExternalStore(authStore.subscribe, authStore.get);
+  const queryClient = useQueryClient();
+  // a new identity: everything cached was read as someone else
+  useEffect(() => {
+    if (auth.generation > 0) void queryClient.resetQueries();
+  }, [auth.generation, queryClient]);
 
   const typeInfo =
     route.name === 'list' || route.name === 'object' || route.name === 'new'
@@ -85,7 +94,8 @@ export function App() {
 
   let main;
   if (route.name === 'bench-static') return <StaticBench location={location} />;
-  if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
+  if (auth.signInRequired) main = <SignInPage />;
+  else if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
   else if (route.name === 'list')
     main = <CollectionView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} location={location} filterRef={filterRef} />;
   else if (route.name === 'new') main = <CreateView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} namespace={namespace} />;
@@ -116,6 +126,7 @@ export function App() {
           Config studio
         </Link>
         <span className="spacer" />
+        <UserBadge />
         <ConnectionBadge />
         <button className="icon-btn" onClick={() => setHelp((h) => !h)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
           ?
@@ -128,7 +139,9 @@ export function App() {
       <div className="layout">
         <Sidebar discovery={discovery.data} route={route} namespace={namespace} />
         <main className="main">
-          <ManifestViewerContext.Provider value={MonacoManifestViewer}>{main}</ManifestViewerContext.Provider>
+          <ManifestViewerContext.Provider value={MonacoManifestViewer} key={auth.generation}>
+            {main}
+          </ManifestViewerContext.Provider>
         </main>
       </div>
       {warnings.length > 0 && (

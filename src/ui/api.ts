@@ -1,6 +1,7 @@
 // The explorer's API client (same origin: the API server or the kubeconfig proxy serves the page)
 // and the Warning headers it has seen, for the UI to show.
 import { ApiClient } from '../client/index.js';
+import { authFetch, authStore } from './auth.js';
 
 export interface SeenWarning {
   id: number;
@@ -28,6 +29,8 @@ export const warningStore = {
 
 export const api = new ApiClient({
   baseUrl: '',
+  token: () => authStore.token(),
+  fetch: authFetch,
   onWarning: (text, req) => {
     warnings = [...warnings.slice(-4), { id: nextId++, text, method: req.method, path: req.path, at: Date.now() }];
     for (const l of listeners) l();

@@ -9,7 +9,7 @@ let server: ApiServer;
 let client: ApiClient;
 
 beforeAll(async () => {
-  server = await testServer();
+  server = await testServer({}, { adminToken: 'tok-123' }); // tokens are verified: the client's token is the admin token
   client = new ApiClient({ baseUrl: server.url });
   await createNamespace(server.url, 'http');
 });

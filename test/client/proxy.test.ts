@@ -70,7 +70,7 @@ describe('proxy to our own server behind TLS', () => {
   let staticDir: string;
 
   beforeAll(async () => {
-    api = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, tlsCertFile: serverCert.cert, tlsPrivateKeyFile: serverCert.key });
+    api = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, tlsCertFile: serverCert.cert, tlsPrivateKeyFile: serverCert.key }, { adminToken: 'secret-token' });
     staticDir = join(dir, 'dist');
     mkdirSync(staticDir);
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Periscope</title>');

@@ -2,8 +2,8 @@
 import { startServer, type ApiServer } from '../../src/server/app.js';
 import type { ServerFlags } from '../../src/server/flags.js';
 
-export async function testServer(flags: Partial<ServerFlags> = {}): Promise<ApiServer> {
-  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, ...flags });
+export async function testServer(flags: Partial<ServerFlags> = {}, opts: { adminToken?: string } = {}): Promise<ApiServer> {
+  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, ...flags }, opts);
 }
 
 export interface Resp<T = any> {

@@ -14,10 +14,13 @@ import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
+import { authenticationHandler } from './rest/authentication.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
+import { requestAuth, type Authentication } from './authentication.js';
+import { anonymousUser } from '../auth/user.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -27,6 +30,8 @@ export interface ApiDeps extends WriteDeps {
   gates: FeatureGates;
   caches: WatchCacheSet;
   watch: WatchSettings;
+  /** The authentication step (reviews and token requests use it). */
+  authentication?: Authentication;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
 }
@@ -62,6 +67,7 @@ export async function handleResourceRequest(
   // (apimachinery IsValidPathSegmentName, checked by upstream's NamespaceKeyFunc).
   checkPathSegment('Name', info.name);
   checkPathSegment('Namespace', info.namespace);
+  const userInfo = requestAuth(req)?.user ?? anonymousUser();
   const s: RequestScope = {
     req,
     res,
@@ -74,13 +80,19 @@ export async function handleResourceRequest(
     apiVersion: gv(info.group, info.version),
     warnings: [],
     pretty: query.get('pretty') === 'true' || query.get('pretty') === '1',
-    user: 'system:admin',
+    user: userInfo.name,
+    userInfo,
     signal,
   };
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return handleEviction(s, deps);
+  }
+  const authn = authenticationHandler(s);
+  if (authn) {
+    if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    return authn(s, deps);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);

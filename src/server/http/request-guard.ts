@@ -25,6 +25,12 @@ export function parsePatternList(list: string, flag: string): RegExp[] {
     });
 }
 
+/** Loopback addresses: only this machine can connect. */
+export function isLoopback(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
+  return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a) || a === '::ffff:127.0.0.1';
+}
+
 const UNSPECIFIED = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /** Host names of the bind address: itself, or every local interface address when bound to all of them. */

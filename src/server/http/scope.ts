@@ -1,5 +1,6 @@
 // Per-request context shared by the REST handlers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from '../auth/user.js';
 import type { FeatureGates } from '../features.js';
 import type { ResourceStore } from '../registry/resource-store.js';
 import type { ResourceType } from '../registry/types.js';
@@ -22,6 +23,8 @@ export interface RequestScope {
   pretty: boolean;
   /** Authenticated user name (for managedFields and audit-like logs). */
   user: string;
+  /** The user the request acts as (after impersonation), for authorization and the review APIs. */
+  userInfo: UserInfo;
   /** Set once server-side apply has computed managedFields for this write. */
   appliedManagedFields?: boolean;
   /** Aborted when the client goes away or the server shuts down. */

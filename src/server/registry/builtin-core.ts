@@ -2,6 +2,7 @@
 import { ageSince } from './age.js';
 import { type Obj, ageColumn, arr, builtinType, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
 import { podColumns, podStrategy, withEviction } from './builtin-pod.js';
+import { withTokenRequest } from './builtin-authentication.js';
 import { serviceColumns, serviceStrategy } from './builtin-service.js';
 import * as fe from './schema/field-errors.js';
 import type { FieldError, KubeObject, ResourceType, Strategy, TableColumn } from './types.js';
@@ -386,10 +387,10 @@ export const coreTypes: ResourceType[] = [
     group: '', version: 'v1', kind: 'Node', plural: 'nodes', schemaRef: core + 'Node', scope: 'Cluster',
     shortNames: ['no'], status: true, columns: nodeColumns, strategy: nodeStrategy,
   }),
-  builtinType({
+  withTokenRequest(builtinType({
     group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', schemaRef: core + 'ServiceAccount', scope: 'Namespaced',
     shortNames: ['sa'], columns: [col('Secrets', (o) => arr(o.secrets).length, { type: 'integer' }), ageColumn], strategy: {},
-  }),
+  })),
   builtinType({
     group: '', version: 'v1', kind: 'Event', plural: 'events', schemaRef: core + 'Event', scope: 'Namespaced',
     shortNames: ['ev'], columns: eventColumns, strategy: eventStrategy,

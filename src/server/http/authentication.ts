@@ -1,0 +1,156 @@
+// The authentication step of the handler chain: every request except the public health and version
+// endpoints gets its user here (or a 401), with requested impersonation parsed and checked. Later
+// steps (authorization, REST handlers) read the result with requestAuth(req) or RequestScope.userInfo.
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { errors } from '../../api/status.js';
+import { AuthenticationFailed, Authenticator } from '../auth/authenticator.js';
+import { ConfigReloader, loadAuthenticationConfig } from '../auth/config-reload.js';
+import { ImpersonationError, impersonatedUser, impersonationChecks, parseImpersonation, type ImpersonationCheck, type ImpersonationRequest } from '../auth/impersonation.js';
+import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
+import type { ServerFlags } from '../flags.js';
+import type { TypeRegistry } from '../registry/registry.js';
+import type { RevisionedStore } from '../storage/types.js';
+import { resourceStoreFor } from './api-handler.js';
+
+/** What authentication attached to a request. */
+export interface RequestAuth {
+  /** The user the request acts as (the impersonated one once impersonation is authorized). */
+  user: UserInfo;
+  /** The authenticated user when impersonating. */
+  impersonator?: UserInfo;
+  impersonation?: ImpersonationRequest;
+}
+
+const attributes = new WeakMap<IncomingMessage, RequestAuth>();
+
+/** The request's authentication result; requests that skipped the step (none reach handlers) are anonymous. */
+export function requestAuth(req: IncomingMessage): RequestAuth | undefined {
+  return attributes.get(req);
+}
+
+/** Decides one impersonated attribute (the authorizer's `impersonate` verb). */
+export type ImpersonationAuthorizer = (user: UserInfo, check: ImpersonationCheck) => Promise<boolean> | boolean;
+
+/** Until an authorizer is configured only system:masters may impersonate (their upstream superuser shortcut). */
+export const mastersOnly: ImpersonationAuthorizer = (user) => user.groups.includes(SYSTEM_MASTERS);
+
+export interface Authentication {
+  readonly authenticator: Authenticator;
+  /** Authenticates a request (401 StatusError when it fails) and records the result. */
+  authenticate(req: IncomingMessage, path: string): Promise<RequestAuth>;
+  /** Replaced by the authorization layer. */
+  authorizeImpersonation: ImpersonationAuthorizer;
+  /** Reloads the configuration file now (tests; the file watcher calls it on change). */
+  reload(): Promise<void>;
+  close(): void;
+}
+
+export interface AuthenticationDeps {
+  flags: ServerFlags;
+  store: RevisionedStore;
+  types: TypeRegistry;
+  adminToken?: string;
+  log(line: string): void;
+}
+
+/** Paths served to everyone without authentication (upstream: system:public-info-viewer for all users). */
+export function isPublicPath(path: string): boolean {
+  return /^\/(healthz|livez|readyz)(\/|$)/.test(path) || path === '/version' || path === '/version/';
+}
+
+/** API and OpenAPI paths always authenticate; other paths only when no explorer is served there. */
+export function needsAuthentication(path: string, servesExplorer: boolean): boolean {
+  if (isPublicPath(path)) return false;
+  return !servesExplorer || /^\/(api|apis|openapi)(\/|$)/.test(path);
+}
+
+/** https.createServer options asking for (but not requiring) a client certificate verified by --client-ca-file. */
+export function tlsClientAuthOptions(flags: Pick<ServerFlags, 'clientCaFile'>): { requestCert?: boolean; rejectUnauthorized?: boolean; ca?: Buffer } {
+  if (!flags.clientCaFile) return {};
+  return { requestCert: true, rejectUnauthorized: false, ca: readFileSync(flags.clientCaFile) };
+}
+
+/** Start-up log lines that make the authentication posture visible. */
+export function describeAuthentication(auth: Authentication, flags: ServerFlags): string[] {
+  const a = auth.authenticator;
+  if (a.posture === 'local-admin')
+    return [`authentication: none configured; requests without credentials run as system:admin (local development server on ${flags.bindAddress}; pass --authentication-config, --token-auth-file or --client-ca-file, or --anonymous-auth=false, to require credentials)`];
+  const on = [flags.clientCaFile && 'client certificates', flags.tokenAuthFile && 'token file', 'service account tokens', flags.authenticationConfig && 'JWT (AuthenticationConfiguration)'].filter(Boolean);
+  return [`authentication: ${on.join(', ')}; anonymous requests ${a.anonymousAllowed('/api') ? 'allowed (system:anonymous)' : 'rejected (401) except where the configuration allows them'}`];
+}
+
+export async function createAuthentication(d: AuthenticationDeps): Promise<Authentication> {
+  const { flags } = d;
+  const anonymousAuthFlagSet = flags.anonymousAuth !== undefined;
+  const config = flags.authenticationConfig ? await loadAuthenticationConfig(flags.authenticationConfig, anonymousAuthFlagSet) : undefined;
+  const authenticator = new Authenticator({
+    tokenAuthFile: flags.tokenAuthFile,
+    clientCaFile: flags.clientCaFile,
+    anonymousAuth: flags.anonymousAuth,
+    config,
+    bindAddress: flags.bindAddress,
+    adminToken: d.adminToken,
+    serviceAccounts: {
+      issuer: flags.serviceAccountIssuer,
+      signingKeyFile: flags.serviceAccountSigningKeyFile,
+      keyFiles: flags.serviceAccountKeyFiles,
+      apiAudiences: flags.apiAudiences,
+      // a memory store forgets its service accounts on restart: its key need not outlive it either
+      dataDir: flags.store === 'memory' ? undefined : flags.dataDir,
+    },
+    lookup: async (kind, namespace, name) => {
+      const plural = kind === 'ServiceAccount' ? 'serviceaccounts' : kind === 'Pod' ? 'pods' : 'secrets';
+      const type = d.types.lookup('', 'v1', plural);
+      return type ? (await resourceStoreFor(type, d.store).read(namespace, name))?.obj : undefined;
+    },
+    log: d.log,
+  });
+  const reloader = flags.authenticationConfig
+    ? new ConfigReloader({ file: flags.authenticationConfig, anonymousAuthFlagSet, apply: (c) => authenticator.reconfigure(c), log: d.log })
+    : undefined;
+  await reloader?.start();
+  const auth: Authentication = {
+    authenticator,
+    authorizeImpersonation: mastersOnly,
+    async authenticate(req, path) {
+      let user: UserInfo;
+      try {
+        user = await authenticator.authenticateRequest(req, path);
+      } catch (e) {
+        // the reason stays server-side: clients only learn "Unauthorized" (upstream); reasons never hold the credential
+        if (e instanceof AuthenticationFailed) {
+          if (flags.requestLog && e.message !== 'no credentials') d.log(`unable to authenticate the request: ${e.message}`);
+          throw errors.unauthorized();
+        }
+        throw e;
+      }
+      // credentials go no further than this step (upstream removes the header once authenticated)
+      delete req.headers.authorization;
+      let impersonation: ImpersonationRequest | undefined;
+      try {
+        impersonation = parseImpersonation(req.headersDistinct);
+      } catch (e) {
+        if (e instanceof ImpersonationError) throw errors.badRequest(e.message);
+        throw e;
+      }
+      let result: RequestAuth = { user };
+      if (impersonation) {
+        for (const check of impersonationChecks(impersonation)) {
+          if (!(await auth.authorizeImpersonation(user, check))) {
+            const where = check.namespace ? `in the namespace "${check.namespace}"` : 'at the cluster scope';
+            const resource = check.subresource ? `${check.resource}/${check.subresource}` : check.resource;
+            const group = check.resource === 'serviceaccounts' ? '' : 'authentication.k8s.io';
+            throw errors.forbidden({ group, resource: check.resource, name: check.name }, `User "${user.name}" cannot impersonate resource "${resource}" in API group "${group}" ${where}`);
+          }
+        }
+        result = { user: impersonatedUser(impersonation), impersonator: user, impersonation };
+      }
+      attributes.set(req, result);
+      return result;
+    },
+    reload: () => reloader?.reload() ?? Promise.resolve(),
+    close: () => reloader?.close(),
+  };
+  return auth;
+}
