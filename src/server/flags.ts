@@ -21,6 +21,7 @@ export interface ServerFlags {
   authenticationConfig?: string;
   authorizationConfig?: string;
   encryptionProviderConfig?: string;
+  encryptionProviderConfigAutomaticReload?: boolean;
   tracingConfigFile?: string;
   anonymousAuth?: boolean;
   /** Directory of the built explorer (index.html); empty = do not serve it. */
@@ -68,6 +69,7 @@ const FLAGS: Record<string, FlagDef> = {
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
+  'encryption-provider-config-automatic-reload': def('bool', 'reload --encryption-provider-config when the file changes', (f, v) => (f.encryptionProviderConfigAutomaticReload = parseBool(v, 'encryption-provider-config-automatic-reload'))),
   'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
   'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
   'static-dir': def('string', 'directory of the built explorer (default ./dist)', (f, v) => (f.staticDir = v)),
