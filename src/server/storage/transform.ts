@@ -72,7 +72,20 @@ export class TransformingStore implements RevisionedStore {
     const result = await this.inner.range(opts);
     if (!this.transformer) return result;
     const kvs: KeyValue[] = new Array(result.kvs.length);
-    for (let i = 0; i < kvs.length; i++) kvs[i] = await this.decode(result.kvs[i]);
+    const corrupt: StoreError[] = [];
+    for (let i = 0; i < kvs.length; i++) {
+      try {
+        kvs[i] = await this.decode(result.kvs[i]!);
+      } catch (err) {
+        corrupt.push(asCorrupt(err, result.kvs[i]!.key));
+      }
+    }
+    // upstream aggregates the corrupt objects of a list into one error naming them all
+    if (corrupt.length === 1) throw corrupt[0]!;
+    if (corrupt.length > 1) {
+      const keys = corrupt.map((e) => e.key!).join(', ');
+      throw new StoreError('Corrupt', `failed to read ${corrupt.length} corrupt objects: [${corrupt.map((e) => e.message).join('; ')}]`, undefined, keys);
+    }
     return { ...result, kvs };
   }
 
