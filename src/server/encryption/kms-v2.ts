@@ -13,7 +13,8 @@ import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { StoreError } from '../storage/types.js';
 import { kmsCodecs, KMS_SERVICE, DEK_SOURCE_AES_GCM_KEY, DEK_SOURCE_HKDF_SEED, type Codec, type StatusResponse } from './kms-proto.js';
-import { ENCRYPTED_PREFIX, concatBytes, gcmOpen, gcmSeal, type DecryptResult, type PrefixTransformer } from './providers.js';
+import { encryptionPrefix } from '../../config/encryption-prefix.js';
+import { concatBytes, gcmOpen, gcmSeal, type DecryptResult, type PrefixTransformer } from './providers.js';
 
 const SEED_BYTES = 32;
 const INFO_BYTES = 32;
@@ -85,7 +86,7 @@ export class KmsV2Provider implements PrefixTransformer {
   private closed = false;
 
   constructor(readonly opts: KmsV2Options) {
-    this.prefix = `${ENCRYPTED_PREFIX}kms:v2:${opts.name}:`;
+    this.prefix = encryptionPrefix('kms', opts.name);
     this.client = new KmsClient(opts.endpoint, opts.timeoutMs);
   }
 

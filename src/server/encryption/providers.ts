@@ -7,6 +7,9 @@
 // AES is Node's crypto; secretbox is @noble/ciphers. No cipher is written here.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';
+import { ENCRYPTED_PREFIX, encryptionPrefix } from '../../config/encryption-prefix.js';
+
+export { ENCRYPTED_PREFIX };
 
 export type ProviderKind = 'aescbc' | 'aesgcm' | 'secretbox' | 'identity' | 'kms';
 
@@ -27,7 +30,6 @@ export interface DecryptResult {
   stale?: boolean;
 }
 
-export const ENCRYPTED_PREFIX = 'k8s:enc:';
 const textEncoder = new TextEncoder();
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
@@ -48,7 +50,7 @@ const GCM_NONCE = 12;
 const GCM_TAG = 16;
 
 export function aescbc(name: string, key: Buffer): PrefixTransformer {
-  const prefix = `${ENCRYPTED_PREFIX}aescbc:v1:${name}:`;
+  const prefix = encryptionPrefix('aescbc', name);
   return {
     kind: 'aescbc',
     prefix,
@@ -92,7 +94,7 @@ function gcmAlgorithm(key: Buffer): 'aes-128-gcm' | 'aes-192-gcm' | 'aes-256-gcm
 // Upstream's guidance: a random 96-bit nonce stays safe for about 2^32 writes per key,
 // so aesgcm keys must be rotated well before that (see README, "Encryption at rest").
 export function aesgcm(name: string, key: Buffer): PrefixTransformer {
-  const prefix = `${ENCRYPTED_PREFIX}aesgcm:v1:${name}:`;
+  const prefix = encryptionPrefix('aesgcm', name);
   return {
     kind: 'aesgcm',
     prefix,
@@ -104,7 +106,7 @@ export function aesgcm(name: string, key: Buffer): PrefixTransformer {
 const SECRETBOX_NONCE = 24;
 
 export function secretbox(name: string, key: Buffer): PrefixTransformer {
-  const prefix = `${ENCRYPTED_PREFIX}secretbox:v1:${name}:`;
+  const prefix = encryptionPrefix('secretbox', name);
   const k = new Uint8Array(key);
   return {
     kind: 'secretbox',
