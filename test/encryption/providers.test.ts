@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeatureGates } from '../../src/server/features.js';
 import { migrateStorage } from '../../src/server/encryption/storage-migrate.js';
 import { aescbc as aescbcProvider } from '../../src/server/encryption/providers.js';
+import { WatchStream } from '../helpers/watch.js';
 import { BACKENDS, aescbc, aesgcm, configMap, encryptionConfig, eventually, harness, identity, key32, ns, secret, secretbox, type Harness } from './support.js';
 
 const K1 = key32();
@@ -160,7 +161,15 @@ describe.each(BACKENDS)('encryption at rest on %s', (backend) => {
     // values under the configured key name but sealed with another secret (a wrong key)
     const wrong = aescbcProvider('k2', Buffer.from(key32(), 'base64'));
     const body = (name: string) => new TextEncoder().encode(JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'enc', uid: `u-${name}`, creationTimestamp: '2026-01-01T00:00:00Z' } }));
+    const rv0 = (await h.api.get(SECRETS)).body.metadata.resourceVersion;
+    const watch = await WatchStream.open(`${h.server.url}${SECRETS}?watch=1&resourceVersion=${rv0}`);
     for (const name of ['bad1', 'bad2']) await h.raw().create(skey(name), await wrong.encrypt(skey(name), body(name)));
+    expect((await h.api.post(SECRETS, secret('good-after', 'watch-plain'))).status).toBe(201);
+    // the watch skips the undecryptable objects and delivers the next one, decrypted
+    const evs = await watch.until((e) => e.some((x) => x.object?.metadata?.name === 'good-after'));
+    expect(evs.map((e) => e.object?.metadata?.name)).not.toContain('bad1');
+    expect(evs.find((e) => e.object?.metadata?.name === 'good-after')!.object.data.password).toBe(Buffer.from('watch-plain').toString('base64'));
+    watch.close();
     const g = await h.api.get(`${SECRETS}/bad1`);
     expect(g.status).toBe(500);
     expect(g.body).toMatchObject({ kind: 'Status', reason: 'InternalError', code: 500 });
