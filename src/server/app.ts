@@ -252,7 +252,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
 async function rememberStoredServices(store: RevisionedStore): Promise<void> {
   let startKey: string | undefined;
   for (;;) {
-    const page = await store.range({ prefix: typePrefix({ group: '', plural: 'services' }), startKey, limit: 1000 });
+    const page = await store.range({ prefix: typePrefix({ group: '', plural: 'services' }), startKey, limit: 1000, lenient: true });
     for (const kv of page.kvs) {
       try {
         rememberServiceAllocations(decodeFromStorage(kv));

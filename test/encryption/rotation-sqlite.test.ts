@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aescbc as aescbcProvider } from '../../src/server/encryption/providers.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { aescbc, aesgcm, encryptionConfig, harness, identity, key32, ns, secret, type Harness } from './support.js';
 
@@ -56,5 +57,21 @@ describe('rotation by restart on sqlite with kubectl', () => {
     h.writeConfig(encryptionConfig([{ resources: ['secrets'], providers: [aesgcm(['new', NEW])] }]));
     await h.restart();
     for (let i = 0; i < 5; i++) expect((await h.api.get(`${SECRETS}/s${i}`)).body.data.password).toBe(Buffer.from(`sqlite-plain-${i}`).toString('base64'));
+  });
+
+  it('starts with an undecryptable object in the store and reports it as corrupt', async () => {
+    // s0 is still under the removed key "old" in a second copy
+    const old = aescbcProvider('old', Buffer.from(OLD, 'base64'));
+    const body = new TextEncoder().encode(JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'stuck', namespace: 'r', uid: 'u-stuck', creationTimestamp: '2026-01-01T00:00:00Z' } }));
+    await h.raw().create('/registry/core/secrets/r/stuck', await old.encrypt('/registry/core/secrets/r/stuck', body));
+    await h.restart();
+    const g = await h.api.get(`${SECRETS}/stuck`);
+    expect(g.status).toBe(500);
+    expect(g.body.message).toContain('corrupt object');
+    expect((await h.api.get(`${SECRETS}/s1`)).status).toBe(200);
+    // the watch cache loads the readable ones and leaves the corrupt one out
+    const l = await h.api.get(SECRETS);
+    expect(l.status).toBe(200);
+    expect(l.body.items.map((i: any) => i.metadata.name).sort()).toEqual(['s0', 's1', 's2', 's3', 's4']);
   });
 });

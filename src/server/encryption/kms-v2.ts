@@ -216,6 +216,11 @@ export class KmsV2Provider implements PrefixTransformer {
     try {
       res = await this.client.call('Decrypt', kmsCodecs.DecryptRequest, kmsCodecs.DecryptResponse, { ciphertext: encrypted, key_id: keyID, annotations, uid: randomUUID() });
     } catch (e) {
+      // an unreachable plugin is an outage (503), not a corrupt object: nothing may be force-deleted for it
+      const code = (e as { code?: number }).code;
+      if (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED) {
+        throw new StoreError('Unavailable', `KMS provider ${this.name} cannot decrypt: failed to decrypt DEK, error: ${grpcMessage(e)}`);
+      }
       throw new Error(`failed to decrypt DEK, error: ${grpcMessage(e)}`);
     }
     const seed = Buffer.from(res.plaintext);

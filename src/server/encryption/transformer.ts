@@ -7,7 +7,7 @@
 // - resources not configured use identity, which refuses encrypted data.
 // The configuration can be swapped at run time (automatic reload).
 import { canonicalGroup } from '../registry/names.js';
-import type { ValueTransformer } from '../storage/types.js';
+import { StoreError, type ValueTransformer } from '../storage/types.js';
 import { parseGroupResource, type GroupResource } from '../../config/encryption-resources.js';
 import { parseDuration } from '../../config/formats.js';
 import type { EncryptionConfiguration, ProviderConfiguration } from '../../config/types.js';
@@ -167,6 +167,7 @@ export class EncryptionTransformer implements ValueTransformer {
         const r = await p.t.decrypt(key, stored.subarray(p.prefix.length));
         return { value: r.value, stale: i !== 0 || r.stale === true };
       } catch (e) {
+        if (e instanceof StoreError) throw e; // e.g. a KMS plugin outage: not a decryption failure
         // upstream: an identity failure (encrypted data) lets later providers try; any other is final
         if (p.prefix.length === 0) {
           identityError = e as Error;

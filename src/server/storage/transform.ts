@@ -74,10 +74,16 @@ export class TransformingStore implements RevisionedStore {
     const kvs: KeyValue[] = new Array(result.kvs.length);
     const corrupt: StoreError[] = [];
     for (let i = 0; i < kvs.length; i++) {
+      if (opts.lenient) {
+        kvs[i] = await this.decodeLenient(result.kvs[i]!);
+        continue;
+      }
       try {
         kvs[i] = await this.decode(result.kvs[i]!);
       } catch (err) {
-        corrupt.push(asCorrupt(err, result.kvs[i]!.key));
+        const e = asCorrupt(err, result.kvs[i]!.key);
+        if (e.code !== 'Corrupt') throw e;
+        corrupt.push(e);
       }
     }
     // upstream aggregates the corrupt objects of a list into one error naming them all
@@ -142,7 +148,9 @@ export class TransformingStore implements RevisionedStore {
   }
 }
 
+/** A transform failure as Corrupt naming the key; Unavailable (e.g. a KMS plugin outage) stays what it is. */
 function asCorrupt(err: unknown, key: string): StoreError {
+  if (err instanceof StoreError && err.code === 'Unavailable') return err;
   if (err instanceof StoreError && err.code === 'Corrupt') {
     return err.key === undefined ? new StoreError('Corrupt', err.message, err.revision, key) : err;
   }

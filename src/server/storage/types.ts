@@ -33,6 +33,12 @@ export interface RangeOptions {
   limit?: number;
   /** Read at this past revision; undefined = current. */
   revision?: number;
+  /**
+   * Values a value transformer cannot turn back (undecryptable, KMS plugin down) come back empty
+   * instead of failing the whole range: for internal scanners that decode each value and skip
+   * the ones they cannot read (the watch cache, the object feed).
+   */
+  lenient?: boolean;
 }
 
 export interface RangeResult {
