@@ -46,6 +46,8 @@ describe.each(BACKENDS)('KMS v2 on %s', (backend) => {
     expect(plugin.calls.encrypt - before).toBeLessThanOrEqual(1);
     expect((await h.api.get('/healthz/kms-provider-0')).text).toBe('ok');
     expect((await h.api.get('/healthz')).status).toBe(200);
+    const hint = await h.api.get(`/debug/encryption-at-rest?path=${encodeURIComponent(`${SECRETS}/a`)}`);
+    expect(hint.body.stored).toEqual({ encrypted: true, provider: 'kms', prefix: PREFIX, keyID: 'key-1' });
   });
 
   it('detects a key-id change from Status: new writes use the new key, migration moves the old ones', async () => {

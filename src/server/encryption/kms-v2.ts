@@ -155,6 +155,8 @@ export class KmsV2Provider implements PrefixTransformer {
 
   private async newState(): Promise<WriteState> {
     await this.check();
+    // same key id as before: the seed stays in use, trusted for another period (upstream)
+    if (this.state) return this.state;
     const seed = randomBytes(SEED_BYTES);
     let res;
     try {

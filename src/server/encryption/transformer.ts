@@ -11,6 +11,7 @@ import { StoreError, type ValueTransformer } from '../storage/types.js';
 import { parseGroupResource, type GroupResource } from '../../config/encryption-resources.js';
 import { parseDuration } from '../../config/formats.js';
 import type { EncryptionConfiguration, ProviderConfiguration } from '../../config/types.js';
+import { kmsCodecs } from './kms-proto.js';
 import { KmsV2Provider } from './kms-v2.js';
 import { ENCRYPTED_PREFIX, aescbc, aesgcm, hasPrefix, identity, keyBytes, secretbox, type PrefixTransformer } from './providers.js';
 
@@ -119,6 +120,14 @@ export function describeStored(stored: Uint8Array): AtRestInfo {
   const parts = head.slice(ENCRYPTED_PREFIX.length).split(':');
   const provider = parts[0] ?? '';
   const prefix = parts.length >= 4 ? `${ENCRYPTED_PREFIX}${parts.slice(0, 3).join(':')}:` : ENCRYPTED_PREFIX;
+  if (provider === 'kms' && parts[1] === 'v2') {
+    try {
+      const obj = kmsCodecs.EncryptedObject.decode(stored.subarray(textEncoder.encode(prefix).length));
+      return { encrypted: true, provider, prefix, keyID: obj.keyID };
+    } catch {
+      // not a readable EncryptedObject: report the prefix alone
+    }
+  }
   return { encrypted: true, provider, prefix };
 }
 
