@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { kmsCodecs } from '../../src/server/encryption/kms-proto.js';
+import { KmsV2Provider } from '../../src/server/encryption/kms-v2.js';
 import { migrateStorage } from '../../src/server/encryption/storage-migrate.js';
 import { simpleCrd } from '../helpers/crd.js';
 import { startKmsPlugin, type TestKmsPlugin } from './kms-plugin.js';
@@ -139,5 +140,22 @@ describe('wildcards and automatic reload health', () => {
   it('serves one kms-providers check with automatic reload', async () => {
     expect((await h.api.get('/healthz/kms-providers')).text).toBe('ok');
     expect((await h.api.get('/readyz/kms-providers')).status).toBe(200);
+  });
+});
+
+describe('KMS v2 timeout', () => {
+  it('gives up on a plugin that does not answer within the configured timeout', async () => {
+    const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'kms-'));
+    const plugin = await startKmsPlugin(join(dir, 'kms.sock'));
+    const provider = new KmsV2Provider({ name: 'slow', endpoint: plugin.endpoint, timeoutMs: 200 });
+    try {
+      await provider.check();
+      plugin.hang = true;
+      await expect(provider.check()).rejects.toThrow(/DeadlineExceeded/);
+      await expect(provider.encrypt('/registry/core/secrets/n/x', new Uint8Array([1]))).rejects.toMatchObject({ code: 'Unavailable' });
+    } finally {
+      provider.close();
+      await plugin.stop();
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface TestKmsPlugin {
   readonly endpoint: string;
   readonly keyID: string;
   readonly calls: { status: number; encrypt: number; decrypt: number };
+  /** While set, the plugin accepts calls and never answers (to exercise the client's timeout). */
+  hang: boolean;
   rotate(): string;
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startKmsPlugin(socketPath: string): Promise<TestKmsPlugin>
     requestDeserialize: (b: Buffer) => reqCodec.decode(b),
     responseSerialize: (v: Partial<Res>) => resCodec.encode(v),
     handler: (call: grpc.ServerUnaryCall<Req, Partial<Res>>, cb: grpc.sendUnaryData<Partial<Res>>) => {
+      if (self.hang) return;
       try {
         cb(null, fn(call.request));
       } catch (e) {
@@ -79,7 +82,8 @@ export async function startKmsPlugin(socketPath: string): Promise<TestKmsPlugin>
     rmSync(socketPath, { force: true });
   };
   await start();
-  return {
+  const self: TestKmsPlugin = {
+    hang: false,
     endpoint: `unix://${socketPath}`,
     get keyID() {
       return keyID;
@@ -89,4 +93,5 @@ export async function startKmsPlugin(socketPath: string): Promise<TestKmsPlugin>
     stop,
     start,
   };
+  return self;
 }

@@ -132,6 +132,7 @@ export function describeStored(stored: Uint8Array): AtRestInfo {
 }
 
 export class EncryptionTransformer implements ValueTransformer {
+  private readonly retired = new Set<CompiledEncryption>();
   constructor(private current: CompiledEncryption) {}
 
   get compiled(): CompiledEncryption {
@@ -143,7 +144,11 @@ export class EncryptionTransformer implements ValueTransformer {
     const old = this.current;
     this.current = next;
     next.start();
-    setTimeout(() => old.close(), 30_000).unref();
+    this.retired.add(old);
+    setTimeout(() => {
+      this.retired.delete(old);
+      old.close();
+    }, 30_000).unref();
   }
 
   start(): void {
