@@ -157,6 +157,8 @@ export class EncryptionTransformer implements ValueTransformer {
 
   close(): void {
     this.current.close();
+    for (const old of this.retired) old.close();
+    this.retired.clear();
   }
 
   /** Whether values at this key are written encrypted, and how. */
