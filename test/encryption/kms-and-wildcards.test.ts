@@ -141,6 +141,13 @@ describe('wildcards and automatic reload health', () => {
     expect((await h.api.get('/healthz/kms-providers')).text).toBe('ok');
     expect((await h.api.get('/readyz/kms-providers')).status).toBe(200);
   });
+
+  it('refuses a reloaded configuration whose KMS plugin is not healthy', async () => {
+    h.writeConfig(encryptionConfig([{ resources: ['*.'], providers: [kms('plugin-b', `unix://${join(h.dir, 'missing.sock')}`)] }]));
+    await eventually(async () => expect(h.logs.join('\n')).toContain('encryption config reload refused'));
+    expect((await h.api.post('/api/v1/namespaces', ns('w2'))).status).toBe(201);
+    expect((await h.rawText('/registry/core/namespaces/w2'))!.startsWith(PREFIX)).toBe(true);
+  });
 });
 
 describe('KMS v2 timeout', () => {

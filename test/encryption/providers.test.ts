@@ -151,8 +151,9 @@ describe.each(BACKENDS)('encryption at rest on %s', (backend) => {
 
   it('refuses an invalid reloaded file and keeps the last good configuration', async () => {
     h.writeConfig('kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: [{resources: [secrets], providers: [{aescbc: {keys: [{name: k, secret: c2hvcnQ=}]}}]}]\n');
-    // give the poller a chance to see the bad file; writes keep using k2
-    await new Promise((r) => setTimeout(r, 1500));
+    await eventually(async () => expect(h.logs.join('\n')).toContain('encryption config reload refused, keeping the last good configuration'));
+    expect(h.logs.join('\n')).toContain('secret is not of the expected length');
+    // writes keep using k2
     expect((await h.api.post(SECRETS, secret('after-bad', 'v'))).status).toBe(201);
     expect((await h.rawText(skey('after-bad')))!.startsWith('k8s:enc:aescbc:v1:k2:')).toBe(true);
   });

@@ -33,6 +33,8 @@ export interface Harness {
   api: ReturnType<typeof client>;
   dir: string;
   configFile: string;
+  /** Server log lines so far. */
+  logs: string[];
   /** The raw store under the transformer. */
   raw(): RevisionedStore;
   /** Stored bytes of a key as text (latin1, so binary survives). */
@@ -68,8 +70,11 @@ export async function harness(backend: Backend, config: string, flags: Partial<S
     encryptionProviderConfig: configFile,
     ...flags,
   };
+  const logs: string[] = [];
+  const log = (line: string) => void logs.push(line);
   const h: Harness = {
-    server: await startServer(base, { log: () => {} }),
+    logs,
+    server: await startServer(base, { log }),
     api: undefined as never,
     dir,
     configFile,
@@ -81,7 +86,7 @@ export async function harness(backend: Backend, config: string, flags: Partial<S
     writeConfig: (text) => writeFileSync(configFile, text),
     async restart(more = {}) {
       await h.server.close();
-      h.server = await startServer({ ...base, ...more }, { log: () => {} });
+      h.server = await startServer({ ...base, ...more }, { log });
       h.api = client(h.server.url);
     },
     async close() {
