@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { kmsCodecs } from '../../src/server/encryption/kms-proto.js';
-import { KmsV2Provider } from '../../src/server/encryption/kms-v2.js';
+import { KmsV2Provider, validateEncryptedObject } from '../../src/server/encryption/kms-v2.js';
 import { migrateStorage } from '../../src/server/encryption/storage-migrate.js';
 import { simpleCrd } from '../helpers/crd.js';
 import { startKmsPlugin, type TestKmsPlugin } from './kms-plugin.js';
@@ -41,7 +41,7 @@ describe.each(BACKENDS)('KMS v2 on %s', (backend) => {
     const obj = await storedObject(h, skey('a'));
     expect(obj.keyID).toBe('key-1');
     expect(obj.encryptedDEKSourceType).toBe(1); // HKDF_SHA256_XNONCE_AES_GCM_SEED
-    expect(Buffer.from(obj.annotations['kms.example.com/plugin']!).toString()).toBe('test');
+    expect(Buffer.from(obj.annotations['plugin.kms.example.com']!).toString()).toBe('test');
     expect(Buffer.from(obj.encryptedData).toString('latin1')).not.toContain(Buffer.from('kms-plain-a').toString('base64'));
     // the seed is encrypted once and reused (not a plugin call per write)
     expect(plugin.calls.encrypt - before).toBeLessThanOrEqual(1);
@@ -164,5 +164,19 @@ describe('KMS v2 timeout', () => {
       provider.close();
       await plugin.stop();
     }
+  });
+});
+
+describe('KMS v2 EncryptedObject limits (upstream ValidateEncryptedObject)', () => {
+  const ok = { encryptedData: new Uint8Array(1), keyID: 'k', encryptedDEKSource: new Uint8Array(32), annotations: { 'a.example.com': new Uint8Array(1) }, encryptedDEKSourceType: 1 };
+  it('accepts a well-formed object and names each violation', () => {
+    expect(validateEncryptedObject(ok)).toBeUndefined();
+    expect(validateEncryptedObject({ ...ok, encryptedDEKSourceType: 7 })).toBe('unknown encryptedDEKSourceType: 7');
+    expect(validateEncryptedObject({ ...ok, encryptedData: new Uint8Array(0) })).toBe('encrypted data is empty');
+    expect(validateEncryptedObject({ ...ok, encryptedDEKSource: new Uint8Array(1025) })).toContain('encrypted DEK source is 1025 bytes, which exceeds the max size of 1024');
+    expect(validateEncryptedObject({ ...ok, keyID: '' })).toContain('keyID is empty');
+    expect(validateEncryptedObject({ ...ok, keyID: 'x'.repeat(1025) })).toContain('keyID is 1025 bytes, which exceeds the max size of 1024');
+    expect(validateEncryptedObject({ ...ok, annotations: { plain: new Uint8Array(1) } })).toContain('should be a domain with at least two segments');
+    expect(validateEncryptedObject({ ...ok, annotations: { 'a.example.com': new Uint8Array(32 * 1024) } })).toContain('exceeds the max size of 32768');
   });
 });

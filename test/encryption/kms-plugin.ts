@@ -54,7 +54,7 @@ export async function startKmsPlugin(socketPath: string): Promise<TestKmsPlugin>
       const nonce = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', keys.get(keyID)!, nonce);
       const ct = Buffer.concat([c.update(req.plaintext), c.final()]);
-      return { ciphertext: Buffer.concat([nonce, ct, c.getAuthTag()]), key_id: keyID, annotations: { 'kms.example.com/plugin': Buffer.from('test') } };
+      return { ciphertext: Buffer.concat([nonce, ct, c.getAuthTag()]), key_id: keyID, annotations: { 'plugin.kms.example.com': Buffer.from('test') } };
     }),
     Decrypt: unary(kmsCodecs.DecryptRequest, kmsCodecs.DecryptResponse, (req: DecryptRequest) => {
       calls.decrypt++;

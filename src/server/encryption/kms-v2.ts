@@ -12,14 +12,18 @@
 import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { StoreError } from '../storage/types.js';
-import { kmsCodecs, KMS_SERVICE, DEK_SOURCE_AES_GCM_KEY, DEK_SOURCE_HKDF_SEED, type Codec, type StatusResponse } from './kms-proto.js';
+import { kmsCodecs, KMS_SERVICE, DEK_SOURCE_AES_GCM_KEY, DEK_SOURCE_HKDF_SEED, type Codec, type EncryptedObject, type StatusResponse } from './kms-proto.js';
 import { encryptionPrefix } from '../../config/encryption-prefix.js';
 import { concatBytes, gcmOpen, gcmSeal, type DecryptResult, type PrefixTransformer } from './providers.js';
 
 const SEED_BYTES = 32;
 const INFO_BYTES = 32;
-/** upstream kmsv2 cacheTTL */
-const DEK_CACHE_TTL_MS = 60 * 60 * 1000;
+/** upstream kmsv2 cacheTTL (a day) */
+const DEK_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** upstream kmsv2 limits on what the plugin returns and what is stored */
+const KEY_ID_MAX_BYTES = 1024;
+const DEK_SOURCE_MAX_BYTES = 1024;
+const ANNOTATIONS_MAX_BYTES = 32 * 1024;
 const DEK_CACHE_MAX = 1000;
 /** upstream: healthz is polled every minute while healthy and every 10s while not. */
 const POLL_HEALTHY_MS = 60_000;
@@ -123,6 +127,7 @@ export class KmsV2Provider implements PrefixTransformer {
     if (res.version !== 'v2' && res.version !== 'v2beta1') throw this.fail(`got unexpected KMS plugin version ${JSON.stringify(res.version)}, expected v2`);
     if (res.healthz !== 'ok') throw this.fail(`got unexpected healthz status: ${res.healthz}`);
     if (res.key_id === '') throw this.fail('got an empty key ID from the KMS plugin');
+    if (Buffer.byteLength(res.key_id, 'utf8') > KEY_ID_MAX_BYTES) throw this.fail(`keyID is ${Buffer.byteLength(res.key_id, 'utf8')} bytes, which exceeds the max size of ${KEY_ID_MAX_BYTES}`);
     this.healthy = true;
     this.lastError = undefined;
     if (this.state && this.state.keyID !== res.key_id) this.state = undefined; // key rotated: next write takes a new seed
@@ -164,9 +169,10 @@ export class KmsV2Provider implements PrefixTransformer {
     } catch (e) {
       throw this.fail(`failed to encrypt DEK, error: ${grpcMessage(e)}`);
     }
-    if (res.key_id === '') throw this.fail('failed to encrypt DEK: the KMS plugin returned an empty key ID');
+    const invalid = validateEncryptedObject({ encryptedData: new Uint8Array(1), keyID: res.key_id, encryptedDEKSource: res.ciphertext, annotations: res.annotations ?? {}, encryptedDEKSourceType: DEK_SOURCE_HKDF_SEED });
+    if (invalid) throw this.fail(`failed to encrypt DEK: ${invalid}`);
     const state: WriteState = { seed, encryptedSeed: res.ciphertext, keyID: res.key_id, annotations: res.annotations ?? {}, checkedAt: Date.now() };
-    this.rememberSeed(res.ciphertext, seed);
+    this.rememberSeed(cacheKey(DEK_SOURCE_HKDF_SEED, res.ciphertext, res.key_id, state.annotations), seed);
     this.state = state;
     return state;
   }
@@ -192,9 +198,9 @@ export class KmsV2Provider implements PrefixTransformer {
 
   async decrypt(key: string, payload: Uint8Array): Promise<DecryptResult> {
     const obj = kmsCodecs.EncryptedObject.decode(payload);
-    if (obj.keyID === '') throw new Error('failed to validate key id: keyID is empty');
-    if (obj.encryptedDEKSource.length === 0) throw new Error('failed to validate encrypted DEK source: encrypted DEK source is empty');
-    const source = await this.dekSource(obj.encryptedDEKSource, obj.keyID, obj.annotations);
+    const invalid = validateEncryptedObject(obj);
+    if (invalid) throw new Error(invalid);
+    const source = await this.dekSource(obj);
     let value: Uint8Array;
     if (obj.encryptedDEKSourceType === DEK_SOURCE_HKDF_SEED) {
       if (obj.encryptedData.length < INFO_BYTES) throw new Error('encrypted data is too short');
@@ -205,13 +211,14 @@ export class KmsV2Provider implements PrefixTransformer {
     } else {
       throw new Error(`unknown encryptedDEKSourceType ${obj.encryptedDEKSourceType}`);
     }
-    // data written under another KMS key is stale: a rewrite moves it to the current key
+    // data written under another KMS key (or DEK source type) is stale: a rewrite moves it to the current key
     const current = this.keyID;
-    return { value, stale: current !== '' && current !== obj.keyID };
+    return { value, stale: (current !== '' && current !== obj.keyID) || obj.encryptedDEKSourceType !== DEK_SOURCE_HKDF_SEED };
   }
 
-  private async dekSource(encrypted: Uint8Array, keyID: string, annotations: Record<string, Uint8Array>): Promise<Buffer> {
-    const id = createHash('sha256').update(encrypted).digest('base64');
+  private async dekSource(obj: EncryptedObject): Promise<Buffer> {
+    const { encryptedDEKSource: encrypted, keyID, annotations } = obj;
+    const id = cacheKey(obj.encryptedDEKSourceType, encrypted, keyID, annotations);
     const hit = this.seeds.get(id);
     if (hit && Date.now() - hit.at < DEK_CACHE_TTL_MS) return hit.seed;
     let res;
@@ -226,16 +233,59 @@ export class KmsV2Provider implements PrefixTransformer {
       throw new Error(`failed to decrypt DEK, error: ${grpcMessage(e)}`);
     }
     const seed = Buffer.from(res.plaintext);
-    this.rememberSeed(encrypted, seed);
+    this.rememberSeed(id, seed);
     return seed;
   }
 
-  private rememberSeed(encrypted: Uint8Array, seed: Buffer): void {
-    const id = createHash('sha256').update(encrypted).digest('base64');
+  private rememberSeed(id: string, seed: Buffer): void {
     this.seeds.delete(id);
     this.seeds.set(id, { seed, at: Date.now() });
     if (this.seeds.size > DEK_CACHE_MAX) this.seeds.delete(this.seeds.keys().next().value!);
   }
+}
+
+/** The seed cache key: everything the plugin needs to decrypt (type, encrypted source, key id, annotations), hashed. */
+function cacheKey(type: number, source: Uint8Array, keyID: string, annotations: Record<string, Uint8Array>): string {
+  const h = createHash('sha256');
+  const part = (b: Uint8Array | string) => {
+    const bytes = typeof b === 'string' ? Buffer.from(b, 'utf8') : b;
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(bytes.length);
+    h.update(len).update(bytes);
+  };
+  part(String(type));
+  part(source);
+  part(keyID);
+  for (const k of Object.keys(annotations).sort()) {
+    part(k);
+    part(annotations[k]!);
+  }
+  return h.digest('base64');
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** upstream ValidateEncryptedObject: the error text, or undefined when valid. */
+export function validateEncryptedObject(o: EncryptedObject): string | undefined {
+  if (o.encryptedDEKSourceType !== DEK_SOURCE_AES_GCM_KEY && o.encryptedDEKSourceType !== DEK_SOURCE_HKDF_SEED) return `unknown encryptedDEKSourceType: ${o.encryptedDEKSourceType}`;
+  if (o.encryptedData.length === 0) return 'encrypted data is empty';
+  if (o.encryptedDEKSource.length === 0) return 'failed to validate encrypted DEK source: encrypted DEK source is empty';
+  if (o.encryptedDEKSource.length > DEK_SOURCE_MAX_BYTES)
+    return `failed to validate encrypted DEK source: encrypted DEK source is ${o.encryptedDEKSource.length} bytes, which exceeds the max size of ${DEK_SOURCE_MAX_BYTES}`;
+  const keyIDBytes = Buffer.byteLength(o.keyID, 'utf8');
+  if (keyIDBytes === 0) return 'failed to validate key id: keyID is empty';
+  if (keyIDBytes > KEY_ID_MAX_BYTES) return `failed to validate key id: keyID is ${keyIDBytes} bytes, which exceeds the max size of ${KEY_ID_MAX_BYTES}`;
+  let total = 0;
+  for (const [k, v] of Object.entries(o.annotations ?? {})) {
+    // a fully qualified domain name: at least two DNS labels, at most 253 characters
+    const labels = k.split('.');
+    if (k.length > 253 || labels.length < 2 || !labels.every((l) => l.length <= 63 && DNS_LABEL.test(l))) {
+      return `failed to validate annotations: annotations: Invalid value: "${k}": should be a domain with at least two segments separated by dots`;
+    }
+    total += Buffer.byteLength(k, 'utf8') + v.length;
+  }
+  if (total > ANNOTATIONS_MAX_BYTES) return `failed to validate annotations: total size of annotations is ${total}, which exceeds the max size of ${ANNOTATIONS_MAX_BYTES}`;
+  return undefined;
 }
 
 function deriveKey(seed: Buffer, info: Uint8Array): Buffer {
