@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { applyConfigDefaults } from '../../src/config/defaults.js';
 import type { EncryptionConfiguration } from '../../src/config/types.js';
 import { CompiledEncryption, EncryptionTransformer, describeStored, resourceOfKey } from '../../src/server/encryption/transformer.js';
+import { testServer } from '../helpers/server.js';
 import { aescbc, aesgcm, encryptionConfig, identity, key32, secretbox } from './support.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -77,5 +78,11 @@ describe('EncryptionTransformer', () => {
 
   it('refuses KMS v1 (deprecated upstream; only v2 is implemented)', () => {
     expect(() => compile(encryptionConfig([{ resources: ['secrets'], providers: [{ kms: { name: 'v1plugin', endpoint: 'unix:///tmp/x.sock' } }] }]))).toThrow(/KMSv1/);
+  });
+});
+
+describe('encryption flags', () => {
+  it('refuses automatic reload without a configuration file, as upstream', async () => {
+    await expect(testServer({ encryptionProviderConfigAutomaticReload: true })).rejects.toThrow('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
   });
 });

@@ -35,6 +35,8 @@ export class EncryptionAtRest {
 
   static async start(flags: EncryptionFlags, log: (line: string) => void): Promise<EncryptionAtRest | undefined> {
     const file = flags.encryptionProviderConfig;
+    // upstream's flag validation
+    if (!file && flags.encryptionProviderConfigAutomaticReload) throw new Error('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
     if (!file) return undefined;
     const text = await readFile(file, 'utf8');
     const compiled = await compile(file);
