@@ -38,6 +38,8 @@ import { compactionTarget, etcdStoreOf } from './storage/etcd-compaction.js';
 import { createStore } from './storage/index.js';
 import { StoreError, type RevisionedStore } from './storage/types.js';
 import { VERSION_INFO } from './version.js';
+import { EncryptionAtRest } from './encryption/at-rest.js';
+import { serveAtRestInfo, AT_REST_PATH } from './encryption/at-rest-endpoint.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -64,7 +66,9 @@ export interface Extension {
 export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string } = {}): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
-  const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log });
+  // encryption at rest applies to the store built here (a store passed in brings its own transformer)
+  const encryption = opts.store ? undefined : await EncryptionAtRest.start(flags, log);
+  const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log, transformer: encryption?.transformer });
   // On etcd the server starts even while etcd is unreachable, and is ready only while its watch connection is up.
   const etcd = etcdStoreOf(store);
   let ready = false;
@@ -101,6 +105,12 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
       if (crossSite) throw forbiddenCrossSite(crossSite);
     }
     if (path === '/healthz' || path === '/livez' || path === '/readyz' || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
+      const kms = await encryption?.health(path); // the KMS plugin checks, as upstream
+      if (kms) {
+        res.writeHead(kms.ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
+        res.end(kms.body);
+        return;
+      }
       const etcdDown = ready && etcd !== undefined && !etcd.connected;
       const ok = !path.startsWith('/readyz') || (ready && !etcdDown);
       res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
@@ -118,6 +128,10 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     }
     if (needsAuthentication(path, staticHandler !== undefined)) await authentication.authenticate(req, path);
     if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
+    if (path === AT_REST_PATH) {
+      await serveAtRestInfo(req, res, query, deps, encryption);
+      return;
+    }
     if (path.startsWith('/openapi/')) {
       openapi.handle(req, res, path, query);
       return;
@@ -252,6 +266,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
         for (const c of closers.reverse()) await c();
         await done;
         await store.close();
+        encryption?.close();
       })();
       return closed;
     },
@@ -262,7 +277,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
 async function rememberStoredServices(store: RevisionedStore): Promise<void> {
   let startKey: string | undefined;
   for (;;) {
-    const page = await store.range({ prefix: typePrefix({ group: '', plural: 'services' }), startKey, limit: 1000 });
+    const page = await store.range({ prefix: typePrefix({ group: '', plural: 'services' }), startKey, limit: 1000, lenient: true });
     for (const kv of page.kvs) {
       try {
         rememberServiceAllocations(decodeFromStorage(kv));

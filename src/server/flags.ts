@@ -23,6 +23,7 @@ export interface ServerFlags {
   authenticationConfig?: string;
   authorizationConfig?: string;
   encryptionProviderConfig?: string;
+  encryptionProviderConfigAutomaticReload?: boolean;
   tracingConfigFile?: string;
   anonymousAuth?: boolean;
   clientCaFile?: string;
@@ -89,6 +90,7 @@ const FLAGS: Record<string, FlagDef> = {
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
+  'encryption-provider-config-automatic-reload': def('bool', 'reload --encryption-provider-config when the file changes', (f, v) => (f.encryptionProviderConfigAutomaticReload = parseBool(v, 'encryption-provider-config-automatic-reload'))),
   'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
   'anonymous-auth': def('bool', 'allow anonymous requests', (f, v) => (f.anonymousAuth = parseBool(v, 'anonymous-auth'))),
   'client-ca-file': def('string', 'CA bundle: a client certificate it verifies authenticates as CN with groups O (needs TLS)', (f, v) => (f.clientCaFile = v)),

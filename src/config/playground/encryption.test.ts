@@ -33,6 +33,12 @@ describe('explainEncryption', () => {
     ]);
   });
 
+  test('each provider shows the exact prefix a stored value carries, as the server writes it', () => {
+    const r = explainEncryption(config, 'secrets');
+    expect(r.reads.map((s) => s.prefixes)).toEqual([['k8s:enc:aescbc:v1:key2:', 'k8s:enc:aescbc:v1:key1:'], [''], ['k8s:enc:secretbox:v1:old:']]);
+    expect(explainEncryption(config, 'deployments.apps').write!.prefixes).toEqual(['k8s:enc:kms:v2:vault:']);
+  });
+
   test('a group wildcard covers the group', () => {
     const r = explainEncryption(config, 'deployments.apps');
     expect(r.display).toBe('deployments.apps');

@@ -5,6 +5,7 @@
 // in order. Also lists the entries that overlap, are masked, or only add read fallbacks.
 
 import { ANY_GROUP_ANY_RESOURCE, groupResourceCovers, groupResourceString, parseGroupResource, sameGroupResource, type GroupResource } from '../encryption-resources.js';
+import { encryptionPrefix } from '../encryption-prefix.js';
 import { child, index } from '../problems.js';
 import { asList, asObject, asString } from '../structural.js';
 import type { ProviderName } from '../types.js';
@@ -20,6 +21,8 @@ export interface ProviderStep {
   /** Key names (AES, secretbox) or the KMS plugin name. */
   keys: string[];
   description: string;
+  /** The exact stored prefix per key (KMS: per plugin), in key order; [''] for identity (stored as is). */
+  prefixes: string[];
 }
 
 export interface EncryptionExplanation {
@@ -63,8 +66,10 @@ function providerSteps(config: unknown, entry: number): ProviderStep[] {
         : asList(cfg.keys)
             .map((k) => asString(asObject(k)?.name))
             .filter((n): n is string => !!n);
+    const prefixes =
+      type === 'unknown' ? [] : type === 'identity' ? [''] : keys.map((k) => encryptionPrefix(type, k, asString(cfg.apiVersion) === 'v2' ? 'v2' : 'v1'));
     // For the writer only the first key matters; reads try them all.
-    return { entry, provider: j, path: index(child(index('resources', entry), 'providers'), j), type, keys, description: describe(type, keys) };
+    return { entry, provider: j, path: index(child(index('resources', entry), 'providers'), j), type, keys, description: describe(type, keys), prefixes };
   });
 }
 

@@ -64,7 +64,7 @@ export class CrdController {
   constructor(private deps: ControllerDeps) {}
 
   async start(): Promise<void> {
-    const page = await this.deps.store.range({ prefix: CRD_PREFIX });
+    const page = await this.deps.store.range({ prefix: CRD_PREFIX, lenient: true });
     for (const kv of page.kvs) this.enqueue(kv.key);
     await this.idle();
     this.watchFrom(page.revision);

@@ -86,7 +86,7 @@ export class ObjectFeed {
     let startKey: string | undefined;
     let revision: number | undefined;
     for (;;) {
-      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 1000, revision });
+      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 1000, revision, lenient: true });
       revision = page.revision;
       for (const kv of page.kvs) items.push({ key: kv.key, obj: decode(kv) });
       if (!page.more || page.kvs.length === 0) break;

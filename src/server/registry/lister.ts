@@ -5,7 +5,7 @@ import { errors } from '../../api/status.js';
 import { StoreError, type RevisionedStore } from '../storage/types.js';
 import type { ListOptions } from '../http/rest/list-options.js';
 import { matchesSelectors } from '../http/rest/list-options.js';
-import { decodeFromStorage, type ResourceStore } from './resource-store.js';
+import { decodeFromStorage, mapStoreError, type ResourceStore } from './resource-store.js';
 import type { KubeObject } from './types.js';
 import { lowerBound, type WatchCache } from '../watch/watch-cache.js';
 
@@ -108,6 +108,8 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
       }
       throw errors.expired('The resourceVersion for the provided list is too old.');
     }
+    // undecryptable or undecodable objects: upstream's corrupt-object StorageError naming them
+    if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(e, rs.target());
     throw e;
   }
   const result: ListResult = { items, resourceVersion: String(readAt) };

@@ -20,6 +20,8 @@ export interface StoredObject {
   obj: KubeObject;
   modRevision: number;
   key: string;
+  /** Stored under an older encryption key or provider: an unchanged update still rewrites it (storage migration). */
+  stale?: boolean;
 }
 
 const textEncoder = new TextEncoder();
@@ -109,7 +111,9 @@ export class ResourceStore {
     try {
       const res = await this.store.get(key, revision);
       if (!res.kv) return undefined;
-      return { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+      const stored: StoredObject = { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+      if (res.kv.stale) stored.stale = true;
+      return stored;
     } catch (e) {
       // an undecodable object is reported as corrupt, naming its key
       if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(new StoreError('Corrupt', e.message, e.revision, e.key ?? key), this.target(name));
@@ -220,7 +224,8 @@ export class ResourceStore {
     delete next.metadata!.resourceVersion;
     const bytes = encodeForStorage(next);
     const oldBytes = encodeForStorage(old.obj);
-    if (bytesEqual(bytes, oldBytes)) return { obj: old.obj, deleted: false };
+    // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
+    if (bytesEqual(bytes, oldBytes) && !old.stale) return { obj: old.obj, deleted: false };
     const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);
     if (opts.dryRun) {
       next.metadata!.resourceVersion = old.obj.metadata!.resourceVersion;

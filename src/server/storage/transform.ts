@@ -2,10 +2,13 @@
 // toStorage on the way in, fromStorage on the way out, for reads and watches.
 //
 // A value that cannot be transformed back surfaces as StoreError('Corrupt')
-// carrying the key, except where failing would hide a change that already
-// happened: a delete (the returned kv and delete events) and the prevKv of an
+// carrying the key on get and range, except where failing would hide a change that
+// already happened: a delete (the returned kv and delete events) and the prevKv of an
 // event then carry an empty value instead, so a corrupt object can still be
-// removed and watchers still learn it is gone.
+// removed and watchers still learn it is gone. A watch skips past an undecryptable
+// put as upstream does: the event carries an empty value, which every decoder
+// reports as corrupt (the watch cache marks the key corrupt, watchers never see it).
+// A transformer may mark a value stale (read with an older key): kv.stale says so.
 //
 // `inner` is the raw store: tests write undecodable bytes through it.
 import {
@@ -17,6 +20,7 @@ import {
   type RevisionedStore,
   type StoreEvent,
   type StoreWatch,
+  type TransformedValue,
   type ValueTransformer,
   type WatchHandlers,
 } from './types.js';
@@ -68,7 +72,26 @@ export class TransformingStore implements RevisionedStore {
     const result = await this.inner.range(opts);
     if (!this.transformer) return result;
     const kvs: KeyValue[] = new Array(result.kvs.length);
-    for (let i = 0; i < kvs.length; i++) kvs[i] = await this.decode(result.kvs[i]);
+    const corrupt: StoreError[] = [];
+    for (let i = 0; i < kvs.length; i++) {
+      if (opts.lenient) {
+        kvs[i] = await this.decodeLenient(result.kvs[i]!);
+        continue;
+      }
+      try {
+        kvs[i] = await this.decode(result.kvs[i]!);
+      } catch (err) {
+        const e = asCorrupt(err, result.kvs[i]!.key);
+        if (e.code !== 'Corrupt') throw e;
+        corrupt.push(e);
+      }
+    }
+    // upstream aggregates the corrupt objects of a list into one error naming them all
+    if (corrupt.length === 1) throw corrupt[0]!;
+    if (corrupt.length > 1) {
+      const keys = corrupt.map((e) => e.key!).join(', ');
+      throw new StoreError('Corrupt', `failed to read ${corrupt.length} corrupt objects: [${corrupt.map((e) => e.message).join('; ')}]`, undefined, keys);
+    }
     return { ...result, kvs };
   }
 
@@ -86,38 +109,27 @@ export class TransformingStore implements RevisionedStore {
 
   watch(prefix: string, afterRevision: number, handlers: WatchHandlers): StoreWatch {
     if (!this.transformer) return this.inner.watch(prefix, afterRevision, handlers);
-    let failed = false;
-    const watch = this.inner.watch(prefix, afterRevision, {
+    return this.inner.watch(prefix, afterRevision, {
       // Returning the promise makes the store wait, which keeps batches in order.
       onEvents: async (events) => {
-        if (failed) return;
         const out: StoreEvent[] = new Array(events.length);
-        for (let i = 0; i < events.length; i++) {
-          try {
-            out[i] = await this.decodeEvent(events[i]);
-          } catch (err) {
-            failed = true;
-            watch.stop();
-            // Events before the corrupt one are still delivered, in order.
-            if (i > 0) await handlers.onEvents(out.slice(0, i));
-            handlers.onError(asCorrupt(err, events[i].kv.key));
-            return;
-          }
-        }
+        for (let i = 0; i < events.length; i++) out[i] = await this.decodeEvent(events[i]!);
         await handlers.onEvents(out);
       },
       onError: (err) => handlers.onError(err),
       onProgress: handlers.onProgress && ((rev) => handlers.onProgress!(rev)),
     });
-    return watch;
   }
 
   private async decode(kv: KeyValue): Promise<KeyValue> {
+    let out: Uint8Array | TransformedValue;
     try {
-      return { ...kv, value: await this.transformer!.fromStorage(kv.key, kv.value) };
+      out = await this.transformer!.fromStorage(kv.key, kv.value);
     } catch (err) {
       throw asCorrupt(err, kv.key);
     }
+    if (out instanceof Uint8Array) return { ...kv, value: out };
+    return out.stale ? { ...kv, value: out.value, stale: true } : { ...kv, value: out.value };
   }
 
   private async decodeLenient(kv: KeyValue): Promise<KeyValue> {
@@ -131,12 +143,14 @@ export class TransformingStore implements RevisionedStore {
 
   private async decodeEvent(event: StoreEvent): Promise<StoreEvent> {
     const prevKv = event.prevKv && (await this.decodeLenient(event.prevKv));
-    const kv = event.type === 'delete' ? await this.decodeLenient(event.kv) : await this.decode(event.kv);
+    const kv = await this.decodeLenient(event.kv);
     return { ...event, kv, prevKv };
   }
 }
 
+/** A transform failure as Corrupt naming the key; Unavailable (e.g. a KMS plugin outage) stays what it is. */
 function asCorrupt(err: unknown, key: string): StoreError {
+  if (err instanceof StoreError && err.code === 'Unavailable') return err;
   if (err instanceof StoreError && err.code === 'Corrupt') {
     return err.key === undefined ? new StoreError('Corrupt', err.message, err.revision, key) : err;
   }

@@ -8,6 +8,8 @@ export interface KeyValue {
   value: Uint8Array;
   createRevision: number;
   modRevision: number;
+  /** Set by a value transformer when the value was readable but not in the form a write would produce now (an older key): a rewrite is not a no-op. */
+  stale?: boolean;
 }
 
 export type StoreEventType = 'put' | 'delete';
@@ -31,6 +33,12 @@ export interface RangeOptions {
   limit?: number;
   /** Read at this past revision; undefined = current. */
   revision?: number;
+  /**
+   * Values a value transformer cannot turn back (undecryptable, KMS plugin down) come back empty
+   * instead of failing the whole range: for internal scanners that decode each value and skip
+   * the ones they cannot read (the watch cache, the object feed).
+   */
+  lenient?: boolean;
 }
 
 export interface RangeResult {
@@ -128,6 +136,14 @@ export interface RevisionedStore {
 /** Turns stored bytes into plain bytes and back (encryption at rest plugs in here). */
 export interface ValueTransformer {
   toStorage(key: string, plain: Uint8Array): Promise<Uint8Array> | Uint8Array;
-  /** Throws StoreError('Corrupt') when the bytes cannot be transformed back. */
-  fromStorage(key: string, stored: Uint8Array): Promise<Uint8Array> | Uint8Array;
+  /**
+   * Throws when the bytes cannot be transformed back (surfaced as StoreError('Corrupt')).
+   * May say the value is stale: readable, but written under an older key or provider.
+   */
+  fromStorage(key: string, stored: Uint8Array): Promise<Uint8Array | TransformedValue> | Uint8Array | TransformedValue;
+}
+
+export interface TransformedValue {
+  value: Uint8Array;
+  stale: boolean;
 }

@@ -109,7 +109,7 @@ export class WatchCache {
     let startKey: string | undefined;
     let revision: number | undefined;
     for (;;) {
-      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision });
+      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision, lenient: true });
       revision = page.revision;
       for (const kv of page.kvs) {
         try {

@@ -14,6 +14,17 @@ function Step({ step, role, onJump }: { step: ProviderStep; role: string; onJump
       <button type="button" className="link mono small" onClick={() => onJump(step.path)}>
         {step.path}
       </button>
+      {step.prefixes.length > 0 && (
+        <div className="small muted">
+          stored prefix{step.prefixes.length > 1 ? 'es' : ''}:{' '}
+          {step.prefixes.map((p, i) => (
+            <code key={i} className="mono" data-testid="stored-prefix">
+              {p === '' ? '(none: plain bytes)' : p}
+              {i < step.prefixes.length - 1 ? ' ' : ''}
+            </code>
+          ))}
+        </div>
+      )}
     </li>
   );
 }
@@ -64,6 +75,19 @@ export function EncryptionPlayground({ doc, onJump }: { doc: unknown; onJump: Ju
                 </>
               )}
             </div>
+            {e.write && (
+              <div className="pg-block small" data-testid="sample-stored">
+                A sample value of <code>{e.display}</code> is stored as{' '}
+                {e.write.prefixes[0] ? (
+                  <code className="mono">
+                    {e.write.prefixes[0]}
+                    {'<ciphertext>'}
+                  </code>
+                ) : (
+                  <code className="mono">{'{"kind":...} (plain, readable in the database)'}</code>
+                )}
+              </div>
+            )}
             {e.reads.length > 0 && (
               <div className="pg-block">
                 <h4>Providers in order</h4>

@@ -9,6 +9,7 @@ import { EditorView } from '../editor/EditorView.js';
 import { FinalizerList } from '../editor/Finalizers.js';
 import { useCollection, useObject } from '../data/informers.js';
 import { ageOf, useNow } from '../lib/age.js';
+import { AtRestHint } from './AtRestHint.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 
@@ -192,6 +193,7 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
           <dd className="mono" data-testid="resource-version">
             {m.resourceVersion}
           </dd>
+          <AtRestHint objectRef={objectRef} resourceVersion={m.resourceVersion} />
           {m.generation !== undefined && (
             <>
               <dt>Generation</dt>
