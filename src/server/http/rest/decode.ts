@@ -38,7 +38,7 @@ const ACCEPTED_BODIES = [MEDIA.json, MEDIA.yaml, MEDIA.protobuf];
 export async function decodeObjectBody(s: RequestScope): Promise<DecodedObject> {
   const buf = await readBody(s.req);
   const ct = bodyEssence(s.req.headers['content-type']);
-  const decoder = bodyDecoders.get(ct);
+  const decoder = ct === undefined ? undefined : bodyDecoders.get(ct);
   if (!decoder || (ct === MEDIA.cbor && !s.gates.CBORServingAndStorage)) throw errors.unsupportedMediaType(ACCEPTED_BODIES);
   if (buf.length === 0) throw errors.badRequest('the request body is empty');
   const decoded = decoder(buf);

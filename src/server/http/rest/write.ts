@@ -20,7 +20,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
   const level = fieldValidationOf(s.query);
   const { obj, duplicates } = await decodeObjectBody(s);
   checkKind(s, obj);
-  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const meta = (obj.metadata ??= {});
   if (ns !== undefined && meta.namespace && meta.namespace !== ns)
@@ -57,7 +57,7 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
     return;
   }
   checkKind(s, obj);
-  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
   const meta = (obj.metadata ??= {});
   if (meta.name !== undefined && meta.name !== s.info.name)
     throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
