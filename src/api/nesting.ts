@@ -15,6 +15,32 @@ export const MAX_JSON_DEPTH = 10_000;
  */
 export const MAX_YAML_DEPTH = 500;
 
+/**
+ * Objects entering the write path (create, update, every patch type) are walked recursively many
+ * times (schema pruning and validation, managed fields, merge algorithms, JSON.stringify): in a
+ * request, nested maps overflow Node's default stack at ~1,000 levels. Upstream Go grows its stacks
+ * and only has the decoders' 10,000; we refuse deeper objects at 500 so no step gets near an overflow.
+ */
+export const MAX_OBJECT_DEPTH = 500;
+
+/** Throws NestingError when a decoded value nests more than `limit` arrays/objects (walked without recursion). */
+export function checkObjectDepth(value: unknown, limit = MAX_OBJECT_DEPTH): void {
+  if (value === null || typeof value !== 'object') return;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const d = depths.pop()!;
+    if (d > limit) throw new NestingError(limit);
+    for (const c of Array.isArray(v) ? v : Object.values(v)) {
+      if (c !== null && typeof c === 'object') {
+        stack.push(c);
+        depths.push(d + 1);
+      }
+    }
+  }
+}
+
 export class NestingError extends Error {
   constructor(readonly limit: number) {
     super(`the request body is nested deeper than ${limit} levels`);

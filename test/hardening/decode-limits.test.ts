@@ -68,6 +68,25 @@ describe('nesting depth', () => {
     expect((await api.get(`${FOO}/deepjson`)).status).toBe(404);
   });
 
+  it('takes objects up to 500 levels deep; deeper ones, however they are built, are a 400', async () => {
+    const deepMap = (d: number) => `${'{"a":'.repeat(d)}1${'}'.repeat(d)}`;
+    const body = (name: string, d: number) => `{"apiVersion":"cr.example.com/v1","kind":"Foo","metadata":{"name":"${name}"},"spec":${deepMap(d)}}`;
+    expect((await raw('POST', FOO, body('d490', 490), 'application/json')).status).toBe(201);
+    const yaml = await raw('POST', FOO, nestedApply(490).replace('name: deep', 'name: y490'), 'application/yaml');
+    expect(yaml.status).toBe(201);
+    const tooDeep = await raw('POST', FOO, body('d600', 600), 'application/json');
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.message).toMatch(/nested deeper than 500/);
+    // a JSON patch that nests a deep value under a deep path
+    const c = await api.get(`${FOO}/d490`);
+    const path = `/spec${'/a'.repeat(400)}`;
+    const p = await api.patch(`${FOO}/d490`, [{ op: 'replace', path, value: JSON.parse(deepMap(200)) }], 'application/json-patch+json');
+    expect(p.status).toBe(400);
+    expect((await api.get(`${FOO}/d490`)).body.metadata.resourceVersion).toBe(c.body.metadata.resourceVersion);
+    const m = await api.patch(`${FOO}/d490`, JSON.parse(`{"spec":${deepMap(700)}}`), 'application/merge-patch+json');
+    expect(m.status).toBe(400);
+  });
+
   it('never answers 500 for a deep but permitted JSON body', async () => {
     const depth = 9_990;
     const r = await raw('POST', FOO, `{"apiVersion":"cr.example.com/v1","kind":"Foo","metadata":{"name":"deep9990"},"spec":{"x":${'['.repeat(depth)}${']'.repeat(depth)}}}`, 'application/json');

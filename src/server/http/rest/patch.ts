@@ -10,7 +10,7 @@ import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, MAX_BODY_BYTES, readBody } from '../body.js';
 import { isStackOverflow } from '../../../api/nesting.js';
 import type { RequestScope } from '../scope.js';
-import { checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
+import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
 import { canonicalApiVersion } from '../../registry/names.js';
 import { respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
@@ -58,6 +58,7 @@ export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<voi
   const buf = await readBody(s.req);
   if (buf.length === 0) throw errors.badRequest('the patch body is empty');
   const patch = decodePatch(patchType, ct, buf);
+  checkDepth(patch.value);
 
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const sub = s.info.subresource;
