@@ -119,6 +119,8 @@ async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject
   const sub = s.info.subresource;
   const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : served(s, cur.obj);
   let next = applyTo(s, base, type, patch, run);
+  // a patch can nest a value under a deep path: bound the result before the recursive steps see it
+  checkDepth(next);
   if (sub === 'scale') {
     next = fromScale(s.type, structuredClone(cur.obj), next);
   } else {
