@@ -234,21 +234,22 @@ describe('content type', () => {
 });
 
 describe('oversized bodies', () => {
-  it('answers 413 to an endless chunked body and closes the connection without reading it', async () => {
+  /** Sends an endless chunked body to `path` until the server answers; returns the answer and whether it closed. */
+  async function endlessBody(path: string): Promise<{ response: string; sent: number; closed: boolean }> {
     const url = new URL(server.url);
     const sock = connect(Number(url.port), url.hostname);
     let response = '';
-    let serverClosed = false;
-    const closed = new Promise<void>((resolve) => {
+    let closed = false;
+    const done = new Promise<void>((resolve) => {
       sock.on('data', (d) => (response += d.toString('latin1')));
       sock.on('end', () => {
-        serverClosed = true;
+        closed = true;
         resolve();
       });
       sock.on('close', () => resolve());
       sock.on('error', () => resolve());
     });
-    sock.write(`POST ${CM} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    sock.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
     // keep sending (never the last chunk) until the server stops the exchange, up to 100 MiB
@@ -258,11 +259,24 @@ describe('oversized bodies', () => {
       sent += chunk.length;
       if (!ok) await new Promise<void>((r) => (sock.once('drain', r), sock.once('close', r), setTimeout(r, 50)));
     }
-    await closed;
+    await done;
     sock.destroy();
-    expect(response).toMatch(/^HTTP\/1\.1 413/);
-    expect(response.toLowerCase()).toContain('connection: close');
-    expect(serverClosed || sock.destroyed).toBe(true);
-    expect(sent).toBeLessThan(100 * 1024 * 1024);
+    return { response, sent, closed: closed || sock.destroyed };
+  }
+
+  it('answers 413 to an endless chunked body and closes the connection without reading it', async () => {
+    const r = await endlessBody(CM);
+    expect(r.response).toMatch(/^HTTP\/1\.1 413/);
+    expect(r.response.toLowerCase()).toContain('connection: close');
+    expect(r.closed).toBe(true);
+    expect(r.sent).toBeLessThan(100 * 1024 * 1024);
+  }, 30_000);
+
+  it('closes the connection after answering early, before reading a body still arriving', async () => {
+    const r = await endlessBody(`${CM}?fieldValidation=Bogus`);
+    expect(r.response).toMatch(/^HTTP\/1\.1 400/);
+    expect(r.response.toLowerCase()).toContain('connection: close');
+    expect(r.closed).toBe(true);
+    expect(r.sent).toBeLessThan(100 * 1024 * 1024);
   }, 30_000);
 });

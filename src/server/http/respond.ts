@@ -89,7 +89,9 @@ export function writeEncoded(
   opts: ResponseOptions = {},
 ): void {
   if (opts.warnings && opts.warnings.length > 0) res.setHeader('Warning', warningHeaders(opts.warnings));
-  if (bodyAbandoned(req)) closeAfterResponse(res);
+  // a body refused (413) or still arriving when the answer is ready is never read: close after answering
+  // (Go's net/http, upstream's server, likewise closes rather than drain a large unread body)
+  if (bodyAbandoned(req) || !req.complete) closeAfterResponse(res);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
@@ -108,7 +110,7 @@ export function writeEncoded(
 }
 
 /**
- * The rest of a refused body is never read: the response says `Connection: close`, then the
+ * The rest of an unread body is never read: the response says `Connection: close`, then the
  * socket is half-closed and, after a grace period for the client to read the answer, destroyed.
  */
 function closeAfterResponse(res: ServerResponse): void {
@@ -122,7 +124,7 @@ function closeAfterResponse(res: ServerResponse): void {
   });
 }
 
-/** How long a client has to read a 413 before the connection is dropped. */
+/** How long a client has to read the answer before the connection is dropped. */
 const CLOSE_GRACE_MS = 2000;
 
 export function writeObject(
