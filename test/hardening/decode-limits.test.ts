@@ -104,6 +104,14 @@ describe('YAML aliases', () => {
     expect(r.body.kind).toBe('Status');
     expect((await api.get(`${CM}/lol`)).status).toBe(404);
   });
+
+  it('refuses an alias cycle (an object containing itself) with 400', async () => {
+    for (const spec of ['&a {b: *a}', '&a [*a]']) {
+      const r = await raw('POST', FOO, `apiVersion: cr.example.com/v1\nkind: Foo\nmetadata: {name: cyc}\nspec: ${spec}\n`, 'application/yaml');
+      expect(r.status).toBe(400);
+    }
+    expect((await api.get(`${FOO}/cyc`)).status).toBe(404);
+  });
 });
 
 describe('JSON patch', () => {
