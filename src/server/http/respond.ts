@@ -1,5 +1,6 @@
 // Writing responses: negotiated objects, Status errors, warnings, gzip.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { StatusError, errors, type Status } from '../../api/status.js';
 import { StoreError } from '../storage/types.js';
@@ -91,7 +92,7 @@ export function writeEncoded(
   if (opts.warnings && opts.warnings.length > 0) res.setHeader('Warning', warningHeaders(opts.warnings));
   // a body refused (413) or still arriving when the answer is ready is never read: close after answering
   // (Go's net/http, upstream's server, likewise closes rather than drain a large unread body)
-  if (bodyAbandoned(req) || !req.complete) closeAfterResponse(res);
+  if (bodyAbandoned(req) || !req.complete) closeAfterResponse(req, res);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
@@ -113,15 +114,19 @@ export function writeEncoded(
  * The rest of an unread body is never read: the response says `Connection: close`, then the
  * socket is half-closed and, after a grace period for the client to read the answer, destroyed.
  */
-function closeAfterResponse(res: ServerResponse): void {
+function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Connection', 'close');
-  res.shouldKeepAlive = false;
-  res.once('finish', () => {
-    const socket = res.socket ?? res.req?.socket;
-    if (!socket || socket.destroyed) return;
+  // Node drains a body nobody consumed once the answer is sent (IncomingMessage _dump): a read(0)
+  // marks it consumed, so at most one buffer of it is taken off the wire
+  req.pause();
+  req.read(0);
+  // Node ends `Connection: close` exchanges with socket.destroySoon(): a reset while the client is
+  // still sending can discard the answer before the client reads it. Half-close, destroy later.
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
     socket.end();
     setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
-  });
+  };
 }
 
 /** How long a client has to read the answer before the connection is dropped. */
