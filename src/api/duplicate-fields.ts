@@ -1,5 +1,4 @@
 // Duplicate object keys, with their field paths (`metadata.name`, `spec.containers[0].image`), for field validation.
-import { visit } from 'jsonc-parser';
 import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 
 function join(path: (string | number)[]): string {
@@ -8,39 +7,76 @@ function join(path: (string | number)[]): string {
   return out;
 }
 
-/** Paths of keys that appear twice in the same JSON object, in document order. */
+/** Reported duplicates are capped: each carries its full path, and the warnings are truncated anyway. */
+export const MAX_REPORTED_DUPLICATES = 1000;
+
+interface JsonFrame {
+  /** Keys seen so far (objects only). */
+  keys: Set<string> | undefined;
+  /** The path of this container, built when a duplicate inside needs it. */
+  path: string | undefined;
+  parent: JsonFrame | undefined;
+  /** How this container is reached from its parent: a key or an index. */
+  seg: string | number | undefined;
+  key: string;
+  index: number;
+}
+
+function framePath(f: JsonFrame): string {
+  if (f.path !== undefined) return f.path;
+  // iterative: collect the unbuilt ancestors, then build downwards
+  const chain: JsonFrame[] = [];
+  for (let g: JsonFrame | undefined = f; g && g.path === undefined; g = g.parent) chain.push(g);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const g = chain[i]!;
+    const base = g.parent?.path ?? '';
+    g.path = g.seg === undefined ? '' : typeof g.seg === 'number' ? `${base}[${g.seg}]` : base ? `${base}.${g.seg}` : g.seg;
+  }
+  return f.path!;
+}
+
+/**
+ * Paths of keys that appear twice in the same JSON object, in document order. Scans the text with an
+ * explicit stack (no recursion: bodies may nest 10,000 levels); expects text JSON.parse accepted.
+ */
 export function jsonDuplicateFields(text: string): string[] {
   const dups: string[] = [];
-  const stack: { keys: Set<string> | undefined; index: number }[] = [];
-  const path: (string | number)[] = [];
-  // jsonc-parser reports the path of each property; track keys per open object
-  visit(
-    text,
-    {
-      onObjectBegin: () => {
-        stack.push({ keys: new Set(), index: -1 });
-      },
-      onObjectEnd: () => {
-        stack.pop();
-      },
-      onArrayBegin: () => {
-        stack.push({ keys: undefined, index: -1 });
-      },
-      onArrayEnd: () => {
-        stack.pop();
-      },
-      onObjectProperty: (property, _o, _l, _sl, _sc, pathSupplier) => {
-        const top = stack[stack.length - 1];
-        if (!top?.keys) return;
-        if (top.keys.has(property)) {
-          path.length = 0;
-          path.push(...pathSupplier(), property);
-          dups.push(join(path));
-        } else top.keys.add(property);
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false },
-  );
+  let top: JsonFrame | undefined;
+  let expectKey = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) {
+          escaped = true;
+          i++;
+        } else if (d === 0x22) break;
+      }
+      if (!top?.keys || !expectKey) continue;
+      expectKey = false;
+      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      top.key = key;
+      if (!top.keys.has(key)) top.keys.add(key);
+      else if (dups.length < MAX_REPORTED_DUPLICATES) {
+        const base = framePath(top);
+        dups.push(base ? `${base}.${key}` : key);
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      const seg = top === undefined ? undefined : top.keys ? top.key : top.index;
+      top = { keys: c === 0x7b ? new Set() : undefined, path: undefined, parent: top, seg, key: '', index: 0 };
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      top = top?.parent;
+      expectKey = false;
+    } else if (c === 0x2c && top) {
+      if (top.keys) expectKey = true;
+      else top.index++;
+    }
+  }
   return dups;
 }
 

@@ -1,28 +1,63 @@
 // Request bodies: size-limited reading and decoding by Content-Type.
 import type { IncomingMessage } from 'node:http';
 import { parseDocument, parseAllDocuments } from 'yaml';
-import { MEDIA, essence, parseMediaType } from '../../api/media.js';
-import { errors } from '../../api/status.js';
+import { essence, parseMediaType } from '../../api/media.js';
+import { errors, StatusError } from '../../api/status.js';
+import { checkJsonDepth, checkYamlDepth, isStackOverflow, NestingError } from '../../api/nesting.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from '../../api/duplicate-fields.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/** Requests whose body was refused unread: their connection must close after the response. */
+const abandoned = new WeakSet<IncomingMessage>();
+
+/** True when the request's body was left unread (413): the response closes the connection. */
+export function bodyAbandoned(req: IncomingMessage): boolean {
+  return abandoned.has(req);
+}
+
+/** Stops reading a refused body; the rest of it is never read (upstream closes such connections too). */
+function abandon(req: IncomingMessage): never {
+  abandoned.add(req);
+  req.pause();
+  throw errors.tooLarge();
+}
+
+/** Reads the whole body, refusing (413) past `limit` bytes (upstream MaxRequestBodyBytes, 3 MiB). */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw errors.tooLarge();
-  }
+  if (Number.isFinite(declared) && declared > limit) abandon(req);
+  if (req.readableEnded) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw errors.tooLarge();
-    }
-    chunks.push(chunk);
-  }
+  let over = false;
+  await new Promise<void>((resolve, reject) => {
+    const done = (err?: unknown) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        done();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (e: Error) => done(e);
+    const onClose = () => done(req.complete ? undefined : errors.badRequest('the request body was cut short'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+  if (over) abandon(req);
   return Buffer.concat(chunks);
 }
 
@@ -35,10 +70,23 @@ export interface DecodedBody {
   duplicates: string[];
 }
 
-export function bodyEssence(contentType: string | undefined): string {
-  if (!contentType) return MEDIA.json;
+/**
+ * The media type of a request body. A body needs a Content-Type: without one it is not taken as
+ * JSON (upstream falls back to JSON; we don't, so a page's no-cors `fetch` with a typeless Blob
+ * body cannot write objects). Undefined means "no Content-Type".
+ */
+export function bodyEssence(contentType: string | undefined): string | undefined {
+  if (!contentType || contentType.trim() === '') return undefined;
   const mt = parseMediaType(contentType);
   return mt ? essence(mt) : contentType.trim().toLowerCase();
+}
+
+/** Depth errors, and stack overflows of the recursive steps that follow the depth check, are the client's: 400. */
+function decodeFailure(e: unknown, what: string): never {
+  if (e instanceof StatusError) throw e;
+  if (e instanceof NestingError) throw errors.badRequest(e.message);
+  if (isStackOverflow(e)) throw errors.badRequest(`the request body is nested too deeply to decode`);
+  throw errors.badRequest(`the request body is not valid ${what}: ${(e as Error).message}`);
 }
 
 export function decodeJson(buf: Buffer): unknown {
@@ -47,27 +95,36 @@ export function decodeJson(buf: Buffer): unknown {
 
 export function decodeJsonWithDuplicates(buf: Buffer, findDuplicates = true): { value: unknown; duplicates: string[] } {
   const text = buf.toString('utf8');
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    checkJsonDepth(text);
+    const value: unknown = JSON.parse(text);
+    return { value, duplicates: findDuplicates ? jsonDuplicateFields(text) : [] };
   } catch (e) {
-    throw errors.badRequest(`the request body is not valid JSON: ${(e as Error).message}`);
+    decodeFailure(e, 'JSON');
   }
-  return { value, duplicates: findDuplicates ? jsonDuplicateFields(text) : [] };
 }
 
 export function decodeYaml(buf: Buffer): unknown {
   return decodeYamlWithDuplicates(buf).value;
 }
 
+/** Aliases a YAML body may expand (the yaml library's toJS maxAliasCount; its default is also 100). */
+const MAX_YAML_ALIASES = 100;
+
 export function decodeYamlWithDuplicates(buf: Buffer): { value: unknown; duplicates: string[] } {
   const text = buf.toString('utf8');
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const real = list.filter((d) => d.contents !== null);
-  if (real.length > 1) throw errors.badRequest('the request body holds more than one YAML document; send one object per request');
-  const doc = real[0] ?? parseDocument(text, { uniqueKeys: false });
-  const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
-  if (fatal.length > 0) throw errors.badRequest(`the request body is not valid YAML: ${fatal[0]!.message}`);
-  return { value: doc.toJS({ maxAliasCount: 100 }), duplicates: yamlDuplicateFields(doc) };
+  try {
+    checkYamlDepth(text);
+    const docs = parseAllDocuments(text, { uniqueKeys: false });
+    const list = Array.isArray(docs) ? docs : [docs];
+    const real = list.filter((d) => d.contents !== null);
+    if (real.length > 1) throw errors.badRequest('the request body holds more than one YAML document; send one object per request');
+    const doc = real[0] ?? parseDocument(text, { uniqueKeys: false });
+    const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+    if (fatal.length > 0) throw errors.badRequest(`the request body is not valid YAML: ${fatal[0]!.message}`);
+    // toJS throws (ReferenceError "Excessive alias count…") on billion-laughs bodies
+    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), duplicates: yamlDuplicateFields(doc) };
+  } catch (e) {
+    decodeFailure(e, 'YAML');
+  }
 }

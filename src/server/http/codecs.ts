@@ -2,7 +2,7 @@
 import { MEDIA } from '../../api/media.js';
 import { errors } from '../../api/status.js';
 import { decodeProtobufObject, encodeProtobufObject, encodeProtobufWatchFrame, ProtobufError } from '../../api/protobuf/index.js';
-import { decodeCbor, encodeCbor } from '../../api/cbor.js';
+import { checkCborBody, decodeCbor, encodeCbor } from '../../api/cbor.js';
 import { cborDuplicateFields } from '../../api/duplicate-fields.js';
 import { bodyDecoders } from './body-decoders.js';
 import { registerEncoder } from './encode.js';
@@ -27,6 +27,7 @@ export function installCodecs(): void {
   bodyDecoders.set(MEDIA.cbor, (buf) => {
     try {
       const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      checkCborBody(bytes);
       return { value: decodeCbor(bytes), duplicates: cborDuplicateFields(bytes) };
     } catch (e) {
       throw errors.badRequest(`the CBOR body could not be decoded: ${(e as Error).message}`);

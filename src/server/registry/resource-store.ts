@@ -50,6 +50,17 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
   return textEncoder.encode(JSON.stringify(obj));
 }
 
+/**
+ * The largest object the store takes: etcd refuses requests over its --max-request-bytes (default
+ * 1572864, 1.5 MiB). Every write path (API and controllers) encodes here, so the check lives here: 413.
+ */
+export const MAX_STORED_OBJECT_BYTES = 1_572_864;
+
+function checkStoredSize(bytes: Uint8Array): void {
+  if (bytes.length > MAX_STORED_OBJECT_BYTES)
+    throw errors.tooLarge(`Request entity too large: the object is ${bytes.length} bytes once encoded, limit is ${MAX_STORED_OBJECT_BYTES}`);
+}
+
 export function decodeFromStorage(kv: KeyValue): KubeObject {
   let obj: KubeObject;
   try {
@@ -148,6 +159,8 @@ export class ResourceStore {
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = `${meta.generateName}${generateNameSuffix()}`;
       const key = this.key(meta.namespace, meta.name!);
+      const bytes = encodeForStorage(obj);
+      checkStoredSize(bytes);
       if (opts.dryRun) {
         const existing = await this.store.get(key);
         if (existing.kv) {
@@ -157,7 +170,7 @@ export class ResourceStore {
         return obj;
       }
       try {
-        const kv = await this.store.create(key, encodeForStorage(obj));
+        const kv = await this.store.create(key, bytes);
         meta.resourceVersion = String(kv.modRevision);
         return obj;
       } catch (e) {
@@ -227,6 +240,7 @@ export class ResourceStore {
     // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
     if (bytesEqual(bytes, oldBytes) && !old.stale) return { obj: old.obj, deleted: false };
     const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);
+    if (!finalizing) checkStoredSize(bytes);
     if (opts.dryRun) {
       next.metadata!.resourceVersion = old.obj.metadata!.resourceVersion;
       return { obj: next, deleted: finalizing };

@@ -1,5 +1,6 @@
 // Turning a request body into an object of the endpoint's kind: decoding, kind/apiVersion checks, field validation.
 import { MEDIA } from '../../../api/media.js';
+import { checkObjectDepth, NestingError } from '../../../api/nesting.js';
 import { errors } from '../../../api/status.js';
 import { canonicalGroup } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
@@ -38,12 +39,13 @@ const ACCEPTED_BODIES = [MEDIA.json, MEDIA.yaml, MEDIA.protobuf];
 export async function decodeObjectBody(s: RequestScope): Promise<DecodedObject> {
   const buf = await readBody(s.req);
   const ct = bodyEssence(s.req.headers['content-type']);
-  const decoder = bodyDecoders.get(ct);
+  const decoder = ct === undefined ? undefined : bodyDecoders.get(ct);
   if (!decoder || (ct === MEDIA.cbor && !s.gates.CBORServingAndStorage)) throw errors.unsupportedMediaType(ACCEPTED_BODIES);
   if (buf.length === 0) throw errors.badRequest('the request body is empty');
   const decoded = decoder(buf);
   const v = decoded.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw errors.badRequest('the request body must be a single object');
+  checkDepth(v);
   return { obj: v as KubeObject, duplicates: decoded.duplicates };
 }
 
@@ -61,6 +63,16 @@ export function checkKind(s: RequestScope, obj: KubeObject, expectKind = s.type.
   obj.apiVersion = gv(expectGroup, expectVersion);
   if (obj.metadata !== undefined && (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata)))
     throw errors.badRequest(`${expectKind} in version "${expectVersion}" cannot be handled as a ${expectKind}: metadata must be an object`);
+}
+
+/** Objects nested deeper than the write path's recursive steps survive are the client's error (400). */
+export function checkDepth(v: unknown): void {
+  try {
+    checkObjectDepth(v);
+  } catch (e) {
+    if (e instanceof NestingError) throw errors.badRequest(e.message);
+    throw e;
+  }
 }
 
 export function gv(group: string, version: string): string {

@@ -36,7 +36,7 @@ export async function readDeleteOptions(req: IncomingMessage, query: URLSearchPa
   const buf = await readBody(req);
   if (buf.length > 0) {
     const ct = bodyEssence(req.headers['content-type']);
-    const dec = bodyDecoders.get(ct);
+    const dec = ct === undefined ? undefined : bodyDecoders.get(ct);
     if (!dec || (ct === MEDIA.cbor && !gates?.CBORServingAndStorage)) throw errors.unsupportedMediaType(BODY_TYPES);
     return fromBody(dec(buf).value);
   }

@@ -7,9 +7,10 @@ import { errors, StatusError } from '../../../api/status.js';
 import type { StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
-import { bodyEssence, readBody } from '../body.js';
+import { bodyEssence, MAX_BODY_BYTES, readBody } from '../body.js';
+import { isStackOverflow } from '../../../api/nesting.js';
 import type { RequestScope } from '../scope.js';
-import { checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
+import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
 import { canonicalApiVersion } from '../../registry/names.js';
 import { respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
@@ -41,7 +42,7 @@ function invalidPatchOptions(field: string, type: string, detail: string) {
 
 export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<void> {
   const ct = bodyEssence(s.req.headers['content-type']);
-  const patchType = PATCH_TYPES[ct];
+  const patchType = ct !== undefined && Object.hasOwn(PATCH_TYPES, ct) ? PATCH_TYPES[ct] : undefined;
   const accepted = Object.keys(PATCH_TYPES).filter((t) => t !== MEDIA.applyPatchCbor || s.gates.CBORServingAndStorage);
   if (!patchType || (ct === MEDIA.applyPatchCbor && !s.gates.CBORServingAndStorage)) throw errors.unsupportedMediaType(accepted);
   if (patchType === 'strategic' && s.type.custom) throw errors.unsupportedMediaType(accepted.filter((t) => t !== MEDIA.strategicMergePatch));
@@ -57,6 +58,7 @@ export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<voi
   const buf = await readBody(s.req);
   if (buf.length === 0) throw errors.badRequest('the patch body is empty');
   const patch = decodePatch(patchType, ct, buf);
+  checkDepth(patch.value);
 
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const sub = s.info.subresource;
@@ -87,7 +89,7 @@ function pinsVersion(patch: unknown): boolean {
   return typeof md === 'object' && md !== null && typeof md.resourceVersion === 'string' && md.resourceVersion !== '';
 }
 
-function decodePatch(type: PatchType, ct: string, buf: Buffer): { value: unknown; duplicates: string[] } {
+function decodePatch(type: PatchType, ct: string | undefined, buf: Buffer): { value: unknown; duplicates: string[] } {
   if (type === 'apply') {
     const dec = ct === MEDIA.applyPatchCbor ? bodyDecoders.get(MEDIA.cbor) : bodyDecoders.get(MEDIA.yaml);
     if (!dec) throw errors.unsupportedMediaType([MEDIA.applyPatchYaml]);
@@ -98,6 +100,7 @@ function decodePatch(type: PatchType, ct: string, buf: Buffer): { value: unknown
   const d = bodyDecoders.get(MEDIA.json)!(buf);
   if (type === 'json') {
     if (!Array.isArray(d.value)) throw errors.badRequest('json patch must be an array of operations');
+    checkJsonPatchLength(d.value);
     return d;
   }
   if (typeof d.value !== 'object' || d.value === null || Array.isArray(d.value)) throw errors.badRequest(`${type} patch must be a JSON object`);
@@ -116,11 +119,13 @@ async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject
   const sub = s.info.subresource;
   const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : served(s, cur.obj);
   let next = applyTo(s, base, type, patch, run);
+  // a patch can nest a value under a deep path: bound the result before the recursive steps see it
+  checkDepth(next);
   if (sub === 'scale') {
     next = fromScale(s.type, structuredClone(cur.obj), next);
   } else {
     checkKind(s, next);
-    s.warnings.push(...checkFields(s.type, next, run.level, run.duplicates));
+    for (const w of checkFields(s.type, next, run.level, run.duplicates)) s.warnings.push(w);
   }
   const updated = await updateObject(s, deps, next, cur, sub === 'scale' ? '' : sub, run.dryRun);
   return sub === 'scale' ? toScale(s.type, updated) : served(s, updated);
@@ -153,30 +158,85 @@ function checkApplyVersion(s: RequestScope, applied: KubeObject): void {
     throw errors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(applied.apiVersion ?? '')}, expected: ${s.apiVersion}`);
 }
 
+/** Upstream refuses JSON patches of more operations (endpoints/handlers/patch.go maxJSONPatchOperations) with 413. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+/**
+ * Bytes a JSON patch may copy in all (server config JSONPatchMaxCopyBytes = MaxRequestBodyBytes,
+ * enforced by evanphx/json-patch AccumulatedCopySizeLimit): stops chains of doubling copies.
+ */
+export const JSON_PATCH_MAX_COPY_BYTES = MAX_BODY_BYTES;
+
+export function checkJsonPatchLength(ops: unknown[]): void {
+  if (ops.length > MAX_JSON_PATCH_OPERATIONS)
+    throw errors.tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+}
+
 export function applyJsonPatch(base: KubeObject, ops: jsonpatch.Operation[]): KubeObject {
+  checkJsonPatchLength(ops);
   for (const [i, op] of ops.entries()) {
     if (typeof op !== 'object' || op === null || typeof op.op !== 'string' || typeof op.path !== 'string')
       throw errors.badRequest(`json patch operation ${i} is malformed: it needs "op" and "path"`);
     if (op.path.split('/').some((seg) => seg === '__proto__' || seg === 'constructor' || seg === 'prototype'))
       throw errors.badRequest(`json patch operation ${i}: path ${op.path} is not allowed`);
   }
+  let index = 0;
   try {
-    const doc = structuredClone(base);
-    const res = jsonpatch.applyPatch(doc, ops, true, true, true);
-    const out = res.newDocument as unknown;
-    if (typeof out !== 'object' || out === null || Array.isArray(out)) throw errors.badRequest('the json patch must produce an object');
-    return out as KubeObject;
+    let doc: unknown = structuredClone(base);
+    let copied = 0;
+    for (; index < ops.length; index++) {
+      const op = ops[index]!;
+      if (op.op === 'copy' && typeof op.from === 'string') {
+        // measured before the value is cloned: the patch stops as soon as the copies pass the limit
+        copied += encodedSize(jsonpatch.getValueByPointer(doc, op.from), JSON_PATCH_MAX_COPY_BYTES - copied);
+        if (copied > JSON_PATCH_MAX_COPY_BYTES)
+          throw errors.invalid('', 'Patch', '', [
+            {
+              type: 'FieldValueInvalid',
+              field: `patch[${index}]`,
+              detail: `Invalid value: "copy": Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${JSON_PATCH_MAX_COPY_BYTES}`,
+            },
+          ]);
+      }
+      doc = jsonpatch.applyOperation(doc, op, true, true, true, index).newDocument;
+    }
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw errors.badRequest('the json patch must produce an object');
+    return doc as KubeObject;
   } catch (e) {
-    if (e instanceof StatusError) throw e;
+    if (e instanceof StatusError || isStackOverflow(e)) throw e;
     const err = e as { name?: string; message?: string; index?: number; operation?: { op?: string; path?: string } };
     if (err.name === 'TEST_OPERATION_FAILED')
       throw errors.invalid('', 'Patch', '', [
-        { type: 'FieldValueInvalid', field: `patch[${err.index ?? 0}]`, detail: `Invalid value: "test": test operation failed at ${err.operation?.path ?? ''}: the value differs; nothing was changed` },
+        { type: 'FieldValueInvalid', field: `patch[${err.index ?? index}]`, detail: `Invalid value: "test": test operation failed at ${err.operation?.path ?? ''}: the value differs; nothing was changed` },
       ]);
     throw errors.invalid('', 'Patch', '', [
-      { type: 'FieldValueInvalid', field: `patch[${err.index ?? 0}]`, detail: `Invalid value: ${JSON.stringify(err.operation?.op ?? '')}: ${String(err.message ?? e).split('\n')[0]}` },
+      { type: 'FieldValueInvalid', field: `patch[${err.index ?? index}]`, detail: `Invalid value: ${JSON.stringify(err.operation?.op ?? '')}: ${String(err.message ?? e).split('\n')[0]}` },
     ]);
   }
+}
+
+/** The JSON-encoded size of a value in bytes, walked without recursion; stops counting once past `budget`. */
+export function encodedSize(value: unknown, budget: number): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= budget) {
+    const v = stack.pop();
+    if (v === undefined) continue;
+    if (v === null || typeof v !== 'object') {
+      size += typeof v === 'string' ? Buffer.byteLength(JSON.stringify(v)) : String(JSON.stringify(v)).length;
+    } else if (Array.isArray(v)) {
+      size += 1 + Math.max(v.length, 1);
+      for (const x of v) stack.push(x);
+    } else {
+      const keys = Object.keys(v);
+      size += 1 + Math.max(keys.length, 1);
+      for (const k of keys) {
+        size += Buffer.byteLength(JSON.stringify(k)) + 1;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return size;
 }
 
 async function applyCreate(
@@ -200,6 +260,6 @@ async function applyCreate(
   if (ns !== undefined && meta.namespace !== undefined && meta.namespace !== ns)
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   const obj = patchAlgorithms.apply(s, undefined, applied, { manager, force });
-  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
   return createObject(s, deps, obj, ns, dryRun);
 }

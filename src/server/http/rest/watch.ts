@@ -6,6 +6,7 @@ import { cachedEncoding } from '../../watch/encode-cache.js';
 import { WatchOutbox } from '../../watch/outbox.js';
 import type { CacheEvent, EventType, WatchCache } from '../../watch/watch-cache.js';
 import { contentTypeHeader } from '../negotiate.js';
+import { warningHeaders } from '../respond.js';
 import type { RequestScope } from '../scope.js';
 import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
 import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
@@ -147,7 +148,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     'Content-Type': contentTypeHeader(n, true),
     'Cache-Control': 'no-cache, private',
     'Transfer-Encoding': 'chunked',
-    ...(s.warnings.length ? { Warning: s.warnings.map((w) => `299 - "${w}"`) } : {}),
+    ...(s.warnings.length ? { Warning: warningHeaders(s.warnings) } : {}),
   });
   res.flushHeaders();
   const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));

@@ -4,7 +4,7 @@ import type { StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { RequestScope } from '../scope.js';
-import { checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
+import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
 import { respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
@@ -20,7 +20,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
   const level = fieldValidationOf(s.query);
   const { obj, duplicates } = await decodeObjectBody(s);
   checkKind(s, obj);
-  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const meta = (obj.metadata ??= {});
   if (ns !== undefined && meta.namespace && meta.namespace !== ns)
@@ -31,6 +31,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
 
 /** The create path shared by POST and create-on-PUT (and apply-create later). */
 export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeObject, ns: string | undefined, dryRun: boolean): Promise<KubeObject> {
+  checkDepth(obj);
   const meta = (obj.metadata ??= {});
   if (!meta.name && !meta.generateName)
     throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
@@ -57,7 +58,7 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
     return;
   }
   checkKind(s, obj);
-  s.warnings.push(...checkFields(s.type, obj, level, duplicates));
+  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
   const meta = (obj.metadata ??= {});
   if (meta.name !== undefined && meta.name !== s.info.name)
     throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
@@ -77,6 +78,7 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
 
 /** The update path shared by PUT, PATCH and internal writers: conflict check, merge of server fields, validation, admission. */
 export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeObject, cur: StoredObject, sub: string, dryRun: boolean): Promise<KubeObject> {
+  checkDepth(next);
   const meta = (next.metadata ??= {});
   const rv = meta.resourceVersion;
   if (rv !== undefined && rv !== '' && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
