@@ -18,6 +18,7 @@ import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
+import { withRequestContext, type Authorization } from './authorization.js';
 import { ANONYMOUS_USER } from '../auth/user.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
@@ -30,6 +31,8 @@ export interface ApiDeps extends WriteDeps {
   watch: WatchSettings;
   /** The authentication step (reviews and token requests use it). */
   authentication?: Authentication;
+  /** The authorization step (resource requests are authorized here; reviews use it). */
+  authorization?: Authorization;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
 }
@@ -54,6 +57,12 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal,
 ): Promise<void> {
+  // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
+  await deps.authorization?.authorizeResource(req, info, query);
+  return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+}
+
+async function dispatch(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, deps: ApiDeps, signal: AbortSignal): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
   if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
