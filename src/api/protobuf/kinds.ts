@@ -18,6 +18,8 @@ const GROUP_PACKAGES: Record<string, string> = {
   'rbac.authorization.k8s.io': 'k8s.io.api.rbac.v1',
   'apiextensions.service.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   'apiextensions.k8s.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
+  'authorization.service.io': 'k8s.io.api.authorization.v1',
+  'authorization.k8s.io': 'k8s.io.api.authorization.v1',
   'meta.service.io': META,
   'meta.k8s.io': META,
 };
@@ -39,6 +41,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.policy.v1': [...withLists(['PodDisruptionBudget']), 'Eviction'],
   'k8s.io.api.autoscaling.v1': ['Scale'],
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
+  'k8s.io.api.authorization.v1': ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
   [META]: ['PartialObjectMetadata', 'PartialObjectMetadataList', 'List'],
 };
 

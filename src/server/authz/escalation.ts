@@ -8,7 +8,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js'
 import { currentRequest, type Authorization } from '../http/authorization.js';
 import { RBAC_GROUP } from '../registry/builtin-cluster.js';
 import type { KubeObject } from '../registry/types.js';
-import { covers, roleRefOf, rulesOf, type PolicyRule } from './rbac.js';
+import { compactRules, missingPieces, roleRefOf, rulesOf, type PolicyRule } from './rbac.js';
 
 const ROLE_KINDS = new Set(['Role', 'ClusterRole']);
 const BINDING_KINDS = new Set(['RoleBinding', 'ClusterRoleBinding']);
@@ -63,10 +63,12 @@ export function escalationCheck(z: Authorization): AdmissionPlugin {
         wanted = rulesOf(role);
       }
       const held = await z.rbac.rulesFor(ctx.user, namespace);
-      const missing = wanted.filter((w) => !covers(held.rules, w));
+      const missing = missingPieces(held.rules, wanted);
       if (missing.length === 0) return;
       const groups = `[${ctx.user.groups.map((g) => JSON.stringify(g)).join(' ')}]`;
-      let msg = `user ${JSON.stringify(ctx.user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactRule).join('\n')}`;
+      // upstream lists the compacted missing rules sorted as strings
+      const lines = [...new Set(compactRules(missing).map(compactRule))].sort();
+      let msg = `user ${JSON.stringify(ctx.user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
       if (held.incomplete) msg += `; resolution errors: [${held.error}]`;
       throw deny(msg);
     },

@@ -117,32 +117,38 @@ export interface Grant {
   rules: PolicyRule[];
   /** The role is missing (RBAC reports it; the binding grants nothing). */
   missing?: boolean;
+  /** The subject of the binding that named the user. */
+  subject: Subject;
 }
 
 /** Every grant that applies to the user in a namespace ('' = cluster-wide grants only), in upstream's visiting order. */
 export function grantsFor(src: RbacSource, user: UserInfo, namespace: string): Grant[] {
   const out: Grant[] = [];
   for (const b of src.clusterRoleBindings()) {
-    if (!subjectsOf(b).some((s) => subjectMatches(s, user, ''))) continue;
+    const subject = subjectsOf(b).find((s) => subjectMatches(s, user, ''));
+    if (!subject) continue;
     const ref = roleRefOf(b);
     const role = ref.kind === 'ClusterRole' ? src.clusterRole(ref.name) : undefined;
-    out.push({ binding: { kind: 'ClusterRoleBinding', name: b.metadata?.name ?? '', namespace: '' }, role: ref, rules: rulesOf(role), missing: !role });
+    out.push({ binding: { kind: 'ClusterRoleBinding', name: b.metadata?.name ?? '', namespace: '' }, role: ref, rules: rulesOf(role), missing: !role, subject });
   }
   if (namespace) {
     for (const b of src.roleBindings(namespace)) {
-      if (!subjectsOf(b).some((s) => subjectMatches(s, user, namespace))) continue;
+      const subject = subjectsOf(b).find((s) => subjectMatches(s, user, namespace));
+      if (!subject) continue;
       const ref = roleRefOf(b);
       const role = ref.kind === 'ClusterRole' ? src.clusterRole(ref.name) : ref.kind === 'Role' ? src.role(namespace, ref.name) : undefined;
-      out.push({ binding: { kind: 'RoleBinding', name: b.metadata?.name ?? '', namespace }, role: ref, rules: rulesOf(role), missing: !role });
+      out.push({ binding: { kind: 'RoleBinding', name: b.metadata?.name ?? '', namespace }, role: ref, rules: rulesOf(role), missing: !role, subject });
     }
   }
   return out;
 }
 
-/** `RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to User "z"` (upstream reason text). */
-function allowedReason(g: Grant, user: UserInfo): string {
+/** `RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to Group "z"` (upstream reason text). */
+function allowedReason(g: Grant): string {
   const where = g.binding.namespace ? ` in namespace "${g.binding.namespace}"` : '';
-  return `RBAC: allowed by ${g.binding.kind} "${g.binding.name}"${where} of ${g.role.kind} "${g.role.name}" to User "${user.name}"`;
+  const s = g.subject;
+  const who = s.kind === 'ServiceAccount' ? `${s.name}/${s.namespace || g.binding.namespace}` : s.name;
+  return `RBAC: allowed by ${g.binding.kind} "${g.binding.name}"${where} of ${g.role.kind} "${g.role.name}" to ${s.kind} "${who}"`;
 }
 
 export class RbacAuthorizer implements Authorizer {
@@ -157,7 +163,7 @@ export class RbacAuthorizer implements Authorizer {
     const missing: string[] = [];
     for (const g of grantsFor(this.src, a.user, a.namespace)) {
       if (g.missing) missing.push(`${g.role.kind.toLowerCase()}.rbac.authorization.k8s.io "${g.role.name}" not found`);
-      if (g.rules.some((r) => ruleAllows(a, r))) return allow(allowedReason(g, a.user));
+      if (g.rules.some((r) => ruleAllows(a, r))) return allow(allowedReason(g));
     }
     return noOpinion(missing.length ? `RBAC: [${missing.join(', ')}]` : '');
   }
@@ -173,8 +179,34 @@ export class RbacAuthorizer implements Authorizer {
 
 /** True when `held` covers `wanted` (upstream validation.Covers, one rule broken into single-permission pieces). */
 export function covers(held: PolicyRule[], wanted: PolicyRule): boolean {
-  for (const piece of breakdown(wanted)) if (!held.some((h) => pieceCovered(h, piece))) return false;
-  return true;
+  return missingPieces(held, [wanted]).length === 0;
+}
+
+/** The single-permission pieces of `wanted` that `held` does not cover (upstream Covers' missing rights). */
+export function missingPieces(held: PolicyRule[], wanted: PolicyRule[]): PolicyRule[] {
+  return wanted.flatMap(breakdown).filter((piece) => !held.some((h) => pieceCovered(h, piece)));
+}
+
+/** Merges pieces that differ only in verb (upstream CompactRules on simple resource rules). */
+export function compactRules(pieces: PolicyRule[]): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  const byKey = new Map<string, PolicyRule>();
+  for (const p of pieces) {
+    if (p.nonResourceURLs?.length) {
+      out.push(p);
+      continue;
+    }
+    const key = JSON.stringify([p.apiGroups, p.resources, p.resourceNames ?? []]);
+    const cur = byKey.get(key);
+    if (cur) {
+      for (const v of p.verbs) if (!cur.verbs.includes(v)) cur.verbs.push(v);
+    } else {
+      const c = { ...p, verbs: [...p.verbs] };
+      byKey.set(key, c);
+      out.push(c);
+    }
+  }
+  return out;
 }
 
 function breakdown(r: PolicyRule): PolicyRule[] {

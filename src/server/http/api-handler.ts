@@ -13,6 +13,7 @@ import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
+import { authorizationHandler } from './rest/authorization.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
@@ -89,6 +90,12 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, info: Request
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return handleEviction(s, deps);
+  }
+  const review = authorizationHandler(s);
+  if (review) {
+    if (info.verb !== 'create' || info.subresource || info.name) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (!deps.authorization) throw errors.unavailable('authorization is not set up');
+    return review(s, deps.authorization);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);

@@ -11,6 +11,7 @@ import { AuthorizationConfigReloader, AuthorizationSetupError, authorizersFromCo
 import { RbacAuthorizer } from '../authz/rbac.js';
 import { CachedRbacSource } from '../authz/rbac-source.js';
 import { alwaysAllow, UnionAuthorizer } from '../authz/union.js';
+import { WebhookAuthorizer } from '../authz/webhook.js';
 import { AggregationController } from '../controllers/clusterrole-aggregation.js';
 import type { ServerFlags } from '../flags.js';
 import { RBAC_GROUP } from '../registry/builtin-cluster.js';
@@ -41,6 +42,8 @@ export interface Authorization {
   /** RBAC objects are enforced (escalation checks apply). */
   readonly rbacEnabled: boolean;
   authorize(a: Attributes): Promise<AuthorizationResult>;
+  /** What a user may do in a namespace, as far as the authorizers can tell (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult>;
   /** 403 unless allowed. */
   require(a: Attributes): Promise<void>;
   /** Authorizes a resource request; remembers its attributes for checks made later in the request. */
@@ -60,6 +63,13 @@ export interface AuthorizationDeps {
   admission: AdmissionChain;
   authentication: Authentication;
   log(line: string): void;
+}
+
+export interface RulesResult {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
 }
 
 interface RequestContext {
@@ -152,6 +162,32 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
       return rbacEnabled();
     },
     authorize: (a) => union.authorize(a),
+    async rulesFor(user, namespace) {
+      // upstream's rule resolvers, one per authorizer (the privileged-group shortcut has none)
+      const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const errs: string[] = [];
+      for (const a of union.authorizers) {
+        if (a === alwaysAllow) {
+          out.resourceRules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
+          out.nonResourceRules.push({ verbs: ['*'], nonResourceURLs: ['*'] });
+        } else if (a === rbac) {
+          const r = await rbac.rulesFor(user, namespace);
+          for (const x of r.rules) {
+            if (x.nonResourceURLs?.length) out.nonResourceRules.push({ verbs: x.verbs, nonResourceURLs: x.nonResourceURLs });
+            else out.resourceRules.push(omitEmpty({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, resourceNames: x.resourceNames }));
+          }
+          if (r.incomplete) {
+            out.incomplete = true;
+            errs.push(r.error);
+          }
+        } else if (a instanceof WebhookAuthorizer) {
+          out.incomplete = true;
+          errs.push('webhook authorizer does not support user rule resolution');
+        }
+      }
+      if (errs.length) out.evaluationError = errs.join(', ');
+      return out;
+    },
     async require(a) {
       const r = await union.authorize(a);
       if (r.decision !== 'Allow') throw forbidden(a, r.reason);
@@ -201,4 +237,9 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
   };
   d.admission.add(escalationCheck(z));
   return z;
+}
+
+function omitEmpty<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (Array.isArray(o[k]) && (o[k] as unknown[]).length === 0) delete o[k];
+  return o;
 }

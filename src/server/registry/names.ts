@@ -4,11 +4,13 @@
 
 /** upstream group -> canonical group */
 export const GROUP_ALIASES: Record<string, string> = {
+  'authorization.k8s.io': 'authorization.service.io',
   'coordination.k8s.io': 'coordination.service.io',
   'rbac.authorization.k8s.io': 'rbac.authorization.service.io',
   'apiextensions.k8s.io': 'apiextensions.service.io',
   'meta.k8s.io': 'meta.service.io',
   'apidiscovery.k8s.io': 'apidiscovery.service.io',
+  'authentication.k8s.io': 'authentication.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(
