@@ -137,6 +137,13 @@ export function parseFlags(argv: string[]): ServerFlags {
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   if (f.authorizationMode?.length && f.authorizationConfig !== undefined) throw new FlagError('--authorization-config cannot be used with --authorization-mode');
+  for (const m of f.authorizationMode ?? []) {
+    // upstream modes; Node and ABAC are not served here
+    if (!['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'].includes(m)) throw new FlagError(`--authorization-mode: "${m}" is not a valid mode (valid: AlwaysAllow, AlwaysDeny, RBAC, Webhook)`);
+  }
+  if (f.authorizationMode?.includes('Webhook') && !f.authorizationWebhookConfigFile) throw new FlagError('--authorization-mode Webhook needs --authorization-webhook-config-file');
+  if (f.authorizationWebhookVersion !== undefined && f.authorizationWebhookVersion !== 'v1' && f.authorizationWebhookVersion !== 'v1beta1')
+    throw new FlagError('--authorization-webhook-version must be v1 or v1beta1');
   if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   return f;
 }

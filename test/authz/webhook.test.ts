@@ -265,3 +265,17 @@ describe('--authorization-config with a webhook', () => {
     expect((await f.as('bob').get('/api/v1/namespaces/team/configmaps')).status).toBe(200);
   });
 });
+
+describe('--authorization-mode Webhook (legacy flags)', () => {
+  it('asks the webhook of --authorization-webhook-config-file with the configured review version, then RBAC', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1' }, []);
+    try {
+      answer = (r) => reply(r, r.spec.user === 'alice' ? { allowed: true } : { allowed: false });
+      expect((await f.as('alice').get('/api/v1/namespaces/default/secrets')).status).toBe(200);
+      expect((await f.as('bob').get('/api/v1/namespaces/default/secrets')).status).toBe(403);
+      expect(received.at(-1).review.apiVersion).toBe('authorization.k8s.io/v1');
+    } finally {
+      await f.close();
+    }
+  });
+});
