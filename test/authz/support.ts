@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiServer } from '../../src/server/app.js';
 import type { ServerFlags } from '../../src/server/flags.js';
-import { client, testServer } from '../helpers/server.js';
+import { startServer } from '../../src/server/app.js';
+import { client } from '../helpers/server.js';
 
 export const USERS = ['admin', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace'] as const;
 export type TestUser = (typeof USERS)[number];
@@ -13,6 +14,8 @@ export type TestUser = (typeof USERS)[number];
 export interface AuthzFixture {
   srv: ApiServer;
   dir: string;
+  /** The server's log lines. */
+  logs: string[];
   as(user: TestUser): ReturnType<typeof client>;
   close(): Promise<void>;
 }
@@ -26,7 +29,8 @@ export function tokenFile(dir: string): string {
 
 export async function authzServer(flags: Partial<ServerFlags> = {}, namespaces = ['team']): Promise<AuthzFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-authz-'));
-  const srv = await testServer({ tokenAuthFile: tokenFile(dir), ...flags });
+  const logs: string[] = [];
+  const srv = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, tokenAuthFile: tokenFile(dir), ...flags }, { log: (l) => logs.push(l) });
   const as = (user: TestUser) => {
     const c = client(srv.url);
     const h = (extra?: Record<string, string>) => ({ Authorization: `Bearer ${user}-token`, ...extra });
@@ -47,6 +51,7 @@ export async function authzServer(flags: Partial<ServerFlags> = {}, namespaces =
   return {
     srv,
     dir,
+    logs,
     as,
     async close() {
       await srv.close();

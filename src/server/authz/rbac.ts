@@ -165,7 +165,8 @@ export class RbacAuthorizer implements Authorizer {
       if (g.missing) missing.push(`${g.role.kind.toLowerCase()}.rbac.authorization.k8s.io "${g.role.name}" not found`);
       if (g.rules.some((r) => ruleAllows(a, r))) return allow(allowedReason(g));
     }
-    return noOpinion(missing.length ? `RBAC: [${missing.join(', ')}]` : '');
+    // upstream aggregates the errors: one is printed bare, several in brackets
+    return noOpinion(missing.length ? `RBAC: ${missing.length === 1 ? missing[0] : `[${missing.join(', ')}]`}` : '');
   }
 
   /** The rules a user holds in a namespace (cluster-wide ones included): SelfSubjectRulesReview and escalation checks. */

@@ -160,10 +160,11 @@ export class WebhookAuthorizer implements Authorizer {
     this.now = o.now ?? Date.now;
   }
 
+  /** The failure policy's answer; the cause is logged and reported as the evaluation error, not told to the client. */
   private onError(err: string): AuthorizationResult {
     this.o.log?.(`authorizer ${this.name}: ${err}`);
-    const r = this.o.config.failurePolicy === 'Deny' ? deny(`authorizer ${this.name}: ${err}`) : noOpinion();
-    return { ...r, error: err };
+    const r = this.o.config.failurePolicy === 'Deny' ? deny(`authorizer "${this.name}" failed and its failure policy denies`) : noOpinion();
+    return { ...r, error: `authorizer "${this.name}": ${err}` };
   }
 
   /** All conditions true → match; any false → no match (errors of others ignored); otherwise the errors. */
@@ -193,7 +194,8 @@ export class WebhookAuthorizer implements Authorizer {
     const cached = this.authorizedCache.get(key, now) ?? this.unauthorizedCache.get(key, now);
     if (cached) return cached;
     const version = this.o.config.subjectAccessReviewVersion;
-    const body = { apiVersion: `authorization.k8s.io/${version}`, kind: 'SubjectAccessReview', spec: version === 'v1beta1' ? toV1beta1(spec) : spec };
+    const wire = omitEmpty(spec);
+    const body = { apiVersion: `authorization.k8s.io/${version}`, kind: 'SubjectAccessReview', spec: version === 'v1beta1' ? toV1beta1(wire) : wire };
     let answer: unknown;
     this.calls++;
     try {
@@ -211,6 +213,23 @@ export class WebhookAuthorizer implements Authorizer {
     } else if (this.unauthorizedTTL > 0) this.unauthorizedCache.set(key, result, now + this.unauthorizedTTL);
     return result;
   }
+}
+
+/** The spec as upstream serializes it: empty strings, lists and maps left out (omitempty). */
+function omitEmpty(spec: SubjectAccessReviewSpec): SubjectAccessReviewSpec {
+  const prune = (o: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) {
+      if (v === '' || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const inner = k === 'extra' ? (v as Record<string, unknown>) : prune(v as Record<string, unknown>);
+        if (Object.keys(inner).length === 0 && k === 'extra') continue;
+        out[k] = inner;
+      } else out[k] = v;
+    }
+    return out;
+  };
+  return prune(spec as Record<string, unknown>) as SubjectAccessReviewSpec;
 }
 
 function toV1beta1(spec: SubjectAccessReviewSpec): Record<string, unknown> {

@@ -236,6 +236,7 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
     return true;
   };
   d.admission.add(escalationCheck(z));
+  d.admission.add({ name: 'RBACFreshness', validate: (a) => void (a.type.group === RBAC_GROUP && source.markWritten()) });
   return z;
 }
 
