@@ -142,13 +142,21 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
   } else {
     const modes = flags.authorizationMode?.length ? flags.authorizationMode : defaultModes(d.authentication);
     list = authorizersFromModes(modes, parts);
-    describe = `${modes.join(',')}${flags.authorizationMode?.length ? '' : ' (default: ' + (modes[0] === 'RBAC' ? 'authentication is configured' : 'local development server') + ')'}`;
+    const why = modes[0] === 'RBAC' ? 'credentials are configured or the server is reachable beyond loopback' : 'local development server, no credentials configured';
+    describe = `${modes.join(',')}${flags.authorizationMode?.length ? '' : ` (default: ${why})`}`;
   }
   const union = new UnionAuthorizer([privilegedGroups, ...list]);
   const rbacEnabled = () => union.authorizers.includes(rbac);
   const allowsAll = () => union.authorizers.length === 2 && union.authorizers[1] === alwaysAllow;
   const reloader = flags.authorizationConfig
-    ? new AuthorizationConfigReloader(flags.authorizationConfig, (cfg) => (union.authorizers = [privilegedGroups, ...authorizersFromConfig(cfg, parts)]), d.log)
+    ? new AuthorizationConfigReloader(
+        flags.authorizationConfig,
+        (cfg) => {
+          union.authorizers = [privilegedGroups, ...authorizersFromConfig(cfg, parts)];
+          describe = `AuthorizationConfiguration ${flags.authorizationConfig} (${cfg.authorizers.map((a) => `${a.type}:${a.name}`).join(', ')})`;
+        },
+        d.log,
+      )
     : undefined;
   await reloader?.start();
   let aggregation: AggregationController | undefined;
