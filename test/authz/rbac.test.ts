@@ -211,6 +211,22 @@ describe('impersonation', () => {
     const group = await a.get('/api/v1/namespaces/team/configmaps', { 'Impersonate-User': 'frank', 'Impersonate-Group': 'system:masters' });
     expect(group.body.message).toBe('groups.authentication.service.io "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "authentication.service.io" at the cluster scope');
   });
+
+  it('authorizes uids, extra values (userextras/<key>) and service accounts separately', async () => {
+    const b = f.as('bob');
+    const base = { 'Impersonate-User': 'frank' };
+    await grant(f, 'bob', 'impersonate-frank-b', [{ apiGroups: ['authentication.k8s.io'], resources: ['users'], verbs: ['impersonate'], resourceNames: ['frank'] }]);
+    const extra = await b.get('/api/v1/namespaces/team/configmaps', { ...base, 'Impersonate-Extra-Scopes': 'read' });
+    expect(extra.body.message).toBe('userextras.authentication.service.io "read" is forbidden: User "bob" cannot impersonate resource "userextras/scopes" in API group "authentication.service.io" at the cluster scope');
+    const uid = await b.get('/api/v1/namespaces/team/configmaps', { ...base, 'Impersonate-Uid': 'u-9' });
+    expect(uid.body.message).toContain('cannot impersonate resource "uids"');
+    await grant(f, 'bob', 'impersonate-extras', [
+      { apiGroups: ['authentication.k8s.io'], resources: ['userextras/scopes', 'uids'], verbs: ['impersonate'] },
+    ]);
+    expect((await b.get('/api/v1/namespaces/team/configmaps', { ...base, 'Impersonate-Extra-Scopes': 'read', 'Impersonate-Uid': 'u-9' })).status).toBe(200);
+    const sa = await b.get('/api/v1/namespaces/team/configmaps', { 'Impersonate-User': 'system:serviceaccount:team:robot' });
+    expect(sa.body.message).toBe('serviceaccounts "robot" is forbidden: User "bob" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "team"');
+  });
 });
 
 describe('modes', () => {
