@@ -18,7 +18,7 @@ test.use({ baseURL: base, extraHTTPHeaders: { Authorization: 'Bearer viewer-toke
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'periscope-e2e-authz-'));
   const tokens = join(dir, 'tokens.csv');
-  writeFileSync(tokens, 'admin-token,admin,u1,"system:masters"\nviewer-token,viewer,u2,""\n');
+  writeFileSync(tokens, 'admin-token,admin,u1,"system:masters"\nviewer-token,viewer,u2,""\nupdater-token,updater,u3,""\n');
   server = spawn(process.execPath, ['scripts/start.mjs', '--port', String(port), '--store', 'memory', '--request-log=false', '--no-demo-data', '--token-auth-file', tokens], { stdio: 'ignore' });
   admin = await playwrightRequest.newContext({ baseURL: base, extraHTTPHeaders: { Authorization: 'Bearer admin-token' } });
   await expect.poll(async () => (await admin.get('/readyz').catch(() => undefined))?.status(), { timeout: 90_000 }).toBe(200);
@@ -32,6 +32,15 @@ test.beforeAll(async () => {
     metadata: { name: 'viewer-view' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
     subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'viewer' }],
+  });
+  await post('/apis/rbac.authorization.k8s.io/v1/namespaces/shop/roles', {
+    metadata: { name: 'cm-updater' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'update'] }],
+  });
+  await post('/apis/rbac.authorization.k8s.io/v1/namespaces/shop/rolebindings', {
+    metadata: { name: 'updater' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-updater' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'updater' }],
   });
 });
 
@@ -76,3 +85,13 @@ test('the Access tab shows who holds a role and what it grants', async ({ page, 
   await expect(page.getByTestId('access-who')).toBeVisible();
   await expect(page.getByTestId('access-who')).toContainText('Group system:masters');
 });
+
+test('edit modes follow the verbs: update without patch leaves only replace', async ({ page, context }) => {
+  await context.setExtraHTTPHeaders({ Authorization: 'Bearer updater-token' });
+  await page.goto('/r/core/v1/configmaps/shop/settings/edit');
+  await expect(page.getByTestId('edit-mode-replace')).toBeEnabled();
+  for (const m of ['apply', 'merge', 'json', 'strategic']) await expect(page.getByTestId(`edit-mode-${m}`)).toBeDisabled();
+  await expect(page.getByTestId('edit-mode-apply')).toHaveAttribute('title', /needs the "patch" permission on configmaps "settings"/);
+  await expect(page.getByTestId('delete-button')).toBeDisabled();
+});
+
