@@ -10,6 +10,7 @@
 //   api/core/v1 @0032f46b (1.35-era), api/apps/v1 @0122c43a, api/batch/v1 @008b3652, api/coordination/v1 @1672e6d6,
 //   api/policy/v1 (LogicalShark fork @af8834bd), kubernetes/api rbac/v1 @426b1b99 + autoscaling/v1 (Scale only),
 //   apimachinery meta/v1 (1.21-era tenstad fork @65075ef1, plus DeleteOptions field 6 from the 1.32 API),
+//   api/authorization/v1 is added by scripts/add-authorization-proto.mjs (upstream field numbers): run it after regenerating.
 //   runtime, util/intstr, api/resource, apiextensions-apiserver apiextensions/v1 (lalitc375 fork @44e034a1).
 //   api/authentication/v1 (SelfSubjectReview, TokenReview, TokenRequest and their parts) was added to
 //   descriptors.json by hand from upstream's field numbers (kubernetes/kubernetes 1.33

@@ -7,6 +7,7 @@ import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
 import { createAuthentication, needsAuthentication, tlsClientAuthOptions } from './http/authentication.js';
+import { createAuthorization } from './http/authorization.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
 import { WatchCacheSet } from './watch/watch-cache.js';
@@ -83,6 +84,8 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   admission.add(namespaceLifecycle(deps));
   const authentication = (deps.authentication = await createAuthentication({ flags, store, types, adminToken: opts.adminToken, log }));
   closers.push(() => authentication.close());
+  const authorization = (deps.authorization = await createAuthorization({ flags, store, types, caches, admission, authentication, log }));
+  closers.push(() => authorization.close());
   const crds = new CrdController({ store, types, admission, log });
   admission.add(crds.terminationAdmission());
   const openapi = new OpenAPIService(types);
@@ -128,6 +131,8 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     }
     if (needsAuthentication(path, staticHandler !== undefined)) await authentication.authenticate(req, path);
     if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
+    // resource requests are authorized in handleResourceRequest once their attributes are known
+    if (!info.isResourceRequest) await authorization.authorizeNonResource(req, method, path);
     if (path === AT_REST_PATH) {
       await serveAtRestInfo(req, res, query, deps, encryption);
       return;
@@ -209,6 +214,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const initialize = async (): Promise<void> => {
     await crds.start();
     closers.push(() => crds.stop());
+    await authorization.start();
     const deletion = await startDeletionControllers({ store, types, admission, log });
     closers.push(() => deletion.stop());
     closers.push(() => caches.stopAll());

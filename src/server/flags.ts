@@ -22,6 +22,12 @@ export interface ServerFlags {
   admissionControlConfigFile?: string;
   authenticationConfig?: string;
   authorizationConfig?: string;
+  /** --authorization-mode: ordered authorizers (AlwaysAllow, AlwaysDeny, RBAC, Webhook). */
+  authorizationMode?: string[];
+  authorizationWebhookConfigFile?: string;
+  authorizationWebhookVersion?: string;
+  authorizationWebhookCacheAuthorizedTtl?: string;
+  authorizationWebhookCacheUnauthorizedTtl?: string;
   encryptionProviderConfig?: string;
   encryptionProviderConfigAutomaticReload?: boolean;
   tracingConfigFile?: string;
@@ -89,6 +95,11 @@ const FLAGS: Record<string, FlagDef> = {
   'admission-control-config-file': def('string', 'AdmissionConfiguration file', (f, v) => (f.admissionControlConfigFile = v)),
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
+  'authorization-mode': def('string', 'comma-separated authorizers in order: AlwaysAllow, AlwaysDeny, RBAC, Webhook (default: AlwaysAllow for the local admin, RBAC once authentication is configured)', (f, v) => (f.authorizationMode = v.split(',').map((s) => s.trim()).filter(Boolean))),
+  'authorization-webhook-config-file': def('string', 'kubeconfig of the Webhook authorization mode', (f, v) => (f.authorizationWebhookConfigFile = v)),
+  'authorization-webhook-version': def('string', 'SubjectAccessReview version of the Webhook mode: v1 or v1beta1 (default v1beta1)', (f, v) => (f.authorizationWebhookVersion = v)),
+  'authorization-webhook-cache-authorized-ttl': def('string', 'how long the Webhook mode caches allowed answers (default 5m)', (f, v) => (f.authorizationWebhookCacheAuthorizedTtl = v)),
+  'authorization-webhook-cache-unauthorized-ttl': def('string', 'how long the Webhook mode caches other answers (default 30s)', (f, v) => (f.authorizationWebhookCacheUnauthorizedTtl = v)),
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),
   'encryption-provider-config-automatic-reload': def('bool', 'reload --encryption-provider-config when the file changes', (f, v) => (f.encryptionProviderConfigAutomaticReload = parseBool(v, 'encryption-provider-config-automatic-reload'))),
   'tracing-config-file': def('string', 'TracingConfiguration file', (f, v) => (f.tracingConfigFile = v)),
@@ -158,6 +169,14 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (f.authorizationMode?.length && f.authorizationConfig !== undefined) throw new FlagError('--authorization-config cannot be used with --authorization-mode');
+  for (const m of f.authorizationMode ?? []) {
+    // upstream modes; Node and ABAC are not served here
+    if (!['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'].includes(m)) throw new FlagError(`--authorization-mode: "${m}" is not a valid mode (valid: AlwaysAllow, AlwaysDeny, RBAC, Webhook)`);
+  }
+  if (f.authorizationMode?.includes('Webhook') && !f.authorizationWebhookConfigFile) throw new FlagError('--authorization-mode Webhook needs --authorization-webhook-config-file');
+  if (f.authorizationWebhookVersion !== undefined && f.authorizationWebhookVersion !== 'v1' && f.authorizationWebhookVersion !== 'v1beta1')
+    throw new FlagError('--authorization-webhook-version must be v1 or v1beta1');
   if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   const remote = remoteBindProblem(f);
   if (remote) throw new FlagError(remote);

@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
   }
   process.stderr.write(`Periscope API server and explorer listening on ${server.url} (store: ${flags.store})\n`);
   for (const line of describeAuthentication(server.deps.authentication!, flags)) process.stderr.write(`${line}\n`);
+  process.stderr.write(`${server.deps.authorization!.description}\n`);
   process.stderr.write(`admin kubeconfig: ${writeLocalKubeconfig(flags.dataDir, server.url, adminToken, flags.tlsCertFile)}\n`);
   let stopping = false;
   const stop = (sig: string) => {

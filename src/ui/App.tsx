@@ -78,7 +78,7 @@ export function App() {
       else if (e.key === 'Escape') {
         if (help) setHelp(false);
         else if (route.name === 'object') navigate(href(listPath(route), { ns: namespace || undefined }));
-      } else if (route.name === 'object' && /^[1-6]$/.test(e.key)) {
+      } else if (route.name === 'object' && /^[1-7]$/.test(e.key)) {
         navigate(href(objectPath(route, route.namespace, route.objName, OBJECT_TABS[Number(e.key) - 1]), { ns: namespace || undefined }), { replace: true });
       }
     };

@@ -8,8 +8,8 @@
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
 import { createElement, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
-export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit';
-export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit'];
+export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access';
+export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access'];
 
 export interface TypeRef {
   group: string;

@@ -20,6 +20,8 @@ const GROUP_PACKAGES: Record<string, string> = {
   'apiextensions.k8s.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   'authentication.service.io': 'k8s.io.api.authentication.v1',
   'authentication.k8s.io': 'k8s.io.api.authentication.v1',
+  'authorization.service.io': 'k8s.io.api.authorization.v1',
+  'authorization.k8s.io': 'k8s.io.api.authorization.v1',
   'meta.service.io': META,
   'meta.k8s.io': META,
 };
@@ -42,6 +44,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.autoscaling.v1': ['Scale'],
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   'k8s.io.api.authentication.v1': ['SelfSubjectReview', 'TokenReview', 'TokenRequest'],
+  'k8s.io.api.authorization.v1': ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
   [META]: ['PartialObjectMetadata', 'PartialObjectMetadataList', 'List'],
 };
 

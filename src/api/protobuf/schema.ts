@@ -58,6 +58,7 @@ const SPECIALS: Record<string, SpecialKind> = {
   [`${META}.FieldsV1`]: 'rawjson',
   [`${META}.Verbs`]: 'stringarray',
   'k8s.io.api.authentication.v1.ExtraValue': 'stringarray',
+  'k8s.io.api.authorization.v1.ExtraValue': 'stringarray',
   'k8s.io.apimachinery.pkg.runtime.RawExtension': 'rawext',
   'k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'intorstring',

@@ -15,12 +15,14 @@ import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
 import { authenticationHandler } from './rest/authentication.js';
+import { authorizationHandler } from './rest/authorization.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
 import { anonymousUser } from '../auth/user.js';
+import { withRequestContext, type Authorization } from './authorization.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -32,6 +34,8 @@ export interface ApiDeps extends WriteDeps {
   watch: WatchSettings;
   /** The authentication step (reviews and token requests use it). */
   authentication?: Authentication;
+  /** The authorization step (resource requests are authorized here; reviews use it). */
+  authorization?: Authorization;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
 }
@@ -56,6 +60,12 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal,
 ): Promise<void> {
+  // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
+  await deps.authorization?.authorizeResource(req, info, query);
+  return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+}
+
+async function dispatch(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, deps: ApiDeps, signal: AbortSignal): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
   if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
@@ -93,6 +103,12 @@ export async function handleResourceRequest(
   if (authn) {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return authn(s, deps);
+  }
+  const review = authorizationHandler(s);
+  if (review) {
+    if (info.verb !== 'create' || info.subresource || info.name) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (!deps.authorization) throw errors.unavailable('authorization is not set up');
+    return review(s, deps.authorization);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);

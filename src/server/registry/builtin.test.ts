@@ -35,6 +35,10 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', 'Namespaced', ['pdb'], 'status'],
   ['authentication.service.io', 'v1', 'SelfSubjectReview', 'selfsubjectreviews', 'Cluster', [], ''],
   ['authentication.service.io', 'v1', 'TokenReview', 'tokenreviews', 'Cluster', [], ''],
+  ['authorization.service.io', 'v1', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', 'Namespaced', [], ''],
+  ['authorization.service.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', 'Cluster', [], ''],
+  ['authorization.service.io', 'v1', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', 'Cluster', [], ''],
+  ['authorization.service.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', 'Cluster', [], ''],
 ];
 
 function type(plural: string, group = ''): ResourceType {
@@ -64,7 +68,8 @@ describe('built-in resource types', () => {
       expect([t.group, t.version, t.plural, t.scope, t.singular, t.listKind], kind).toEqual([group, version, plural, scope, kind.toLowerCase(), `${kind}List`]);
       expect(t.shortNames, kind).toEqual(shortNames);
       expect(t.subresources.map((s) => s.name).join(','), kind).toBe(subs);
-      expect(t.verbs.length, kind).toBe(group === 'authentication.service.io' ? 1 : 8);
+      // access reviews are create-only (upstream)
+      expect(t.verbs.length, kind).toBe(group === 'authentication.service.io' || group === 'authorization.service.io' ? 1 : 8);
       expect(t.custom).toBe(false);
       expect(t.served).toBe(true);
     }

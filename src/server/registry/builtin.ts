@@ -1,12 +1,13 @@
 // The built-in resource-type table: every kind served without a CRD.
 import { authenticationTypes } from './builtin-authentication.js';
+import { authorizationTypes } from './builtin-authorization.js';
 import { clusterTypes } from './builtin-cluster.js';
 import { coreTypes } from './builtin-core.js';
 import { workloadTypes } from './builtin-workloads.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...authenticationTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...authenticationTypes, ...authorizationTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {

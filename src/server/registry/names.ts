@@ -4,6 +4,7 @@
 
 /** upstream group -> canonical group */
 export const GROUP_ALIASES: Record<string, string> = {
+  'authorization.k8s.io': 'authorization.service.io',
   'coordination.k8s.io': 'coordination.service.io',
   'rbac.authorization.k8s.io': 'rbac.authorization.service.io',
   'apiextensions.k8s.io': 'apiextensions.service.io',

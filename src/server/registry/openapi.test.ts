@@ -46,6 +46,8 @@ describe('OpenAPI v3', () => {
       'apis/apps/v1',
       'apis/authentication.k8s.io/v1',
       'apis/authentication.service.io/v1',
+      'apis/authorization.k8s.io/v1',
+      'apis/authorization.service.io/v1',
       'apis/batch/v1',
       'apis/coordination.k8s.io/v1',
       'apis/coordination.service.io/v1',

@@ -16,6 +16,7 @@ import { ReviewDialog } from './ReviewDialog.js';
 import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation } from './requests.js';
 import { FieldValidationSelect } from './FieldValidationSelect.js';
 import { useWriteFlow, type Failure, type WriteContext } from './write-flow.js';
+import { useAccess } from '../data/permissions.js';
 
 type ApplyScope = 'object' | 'owned';
 
@@ -62,6 +63,10 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const crdTypes = useMemo(() => discovery.resources.filter((r) => r.resource === 'customresourcedefinitions' && r.preferred && r.verbs.includes('watch')), [discovery]);
   const isCustom = useIsCustomResource(info, crdTypes);
   const { schema } = useKindSchema(info);
+  // replace is an update, every other mode a patch: a mode whose verb the user lacks is disabled
+  const access = useAccess(info, object.metadata?.namespace);
+  const verbOf = (m: EditMode) => (m === 'replace' ? 'update' : 'patch');
+  const lacks = (m: EditMode) => access.can(verbOf(m), { name: object.metadata?.name }) === false;
 
   const [mode, setMode] = useState<EditMode>('apply');
   const [scope, setScope] = useState<ApplyScope>('object');
@@ -256,8 +261,16 @@ export function EditorView({ info, object: live, discovery }: Props) {
               aria-checked={m === mode}
               className={m === mode ? 'seg active' : 'seg'}
               data-testid={`edit-mode-${m}`}
-              disabled={m === 'strategic' && strategicBlocked}
-              title={m === 'strategic' && strategicBlocked ? (isCustom ? 'Custom resources take no strategic merge patches (the server answers 415)' : 'Checking the type…') : MODE_HINT[m]}
+              disabled={(m === 'strategic' && strategicBlocked) || lacks(m)}
+              title={
+                lacks(m)
+                  ? access.missing(verbOf(m), { name: object.metadata?.name })
+                  : m === 'strategic' && strategicBlocked
+                    ? isCustom
+                      ? 'Custom resources take no strategic merge patches (the server answers 415)'
+                      : 'Checking the type…'
+                    : MODE_HINT[m]
+              }
               onClick={() => switchMode(m)}
             >
               {MODE_LABEL[m]}

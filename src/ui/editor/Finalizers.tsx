@@ -18,9 +18,11 @@ interface Props {
   objectRef: ResourceRef;
   /** Finalizers read-only (no remove buttons). */
   readOnly?: boolean;
+  /** Why they are read-only (a missing permission), shown as a tooltip. */
+  readOnlyReason?: string;
 }
 
-export function FinalizerList({ object, objectRef, readOnly }: Props) {
+export function FinalizerList({ object, objectRef, readOnly, readOnlyReason }: Props) {
   const finalizers = object.metadata?.finalizers ?? [];
   const [asking, setAsking] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -42,7 +44,9 @@ export function FinalizerList({ object, objectRef, readOnly }: Props) {
     <div className="finalizers" data-testid="finalizer-list">
       {finalizers.map((f) => (
         <div key={f} className="finalizer" data-testid="finalizer" data-finalizer={f}>
-          <code className="chip">{f}</code>
+          <code className="chip" title={readOnlyReason}>
+            {f}
+          </code>
           {!readOnly &&
             (asking === f ? (
               <span className="confirm-inline" data-testid="finalizer-confirm">

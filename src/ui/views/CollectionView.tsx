@@ -5,6 +5,7 @@ import type { ApiResource, Discovery, InformerSnapshot } from '../../client/inde
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { VirtualTable, type SortState } from '../components/VirtualTable.js';
 import { useCollection } from '../data/informers.js';
+import { useAccess } from '../data/permissions.js';
 import { filterRows, metadataColumns, objectOfRow, sortRows, tableColumns, type Row } from '../lib/table-view.js';
 import { Link, href, navigate, newObjectPath, objectPath, setQuery, type Location, type TypeRef } from '../router.js';
 
@@ -60,6 +61,9 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
   const wide = q.get('wide') === '1';
   const metaOnly = q.get('meta') === '1';
   const loadAllWanted = q.get('all') === '1' || !!text || !!sort;
+  const access = useAccess(info, namespace);
+  // across all namespaces a namespaced create is decided per namespace: only the form can tell
+  const createAllowed = info?.namespaced && !namespace ? undefined : access.can('create');
 
   const coll = useCollection<Row>(
     info
@@ -215,11 +219,16 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
           <label className="check" title="Metadata-only mode: PartialObjectMetadata lists, lighter for very large collections">
             <input type="checkbox" data-testid="metadata-only" checked={metaOnly} onChange={(e) => setQuery({ meta: e.target.checked })} /> metadata only
           </label>
-          {info.verbs.includes('create') && (
-            <Link className="btn small" data-testid="new-object" href={href(newObjectPath(type), { ns: namespace || undefined })} title={`Create a ${info.kind} from a template`}>
-              New {info.kind}
-            </Link>
-          )}
+          {info.verbs.includes('create') &&
+            (createAllowed === false ? (
+              <button className="btn small" data-testid="new-object" disabled title={access.missing('create')}>
+                New {info.kind}
+              </button>
+            ) : (
+              <Link className="btn small" data-testid="new-object" href={href(newObjectPath(type), { ns: namespace || undefined })} title={`Create a ${info.kind} from a template`}>
+                New {info.kind}
+              </Link>
+            ))}
           {snap && !snap.complete && (
             <button className="btn small" data-testid="load-all" onClick={() => setQuery({ all: true }, { replace: true })}>
               Load all

@@ -8,6 +8,8 @@ import { DeleteDialog } from '../editor/DeleteDialog.js';
 import { EditorView } from '../editor/EditorView.js';
 import { FinalizerList } from '../editor/Finalizers.js';
 import { useCollection, useObject } from '../data/informers.js';
+import { useAccess, type Access } from '../data/permissions.js';
+import { AccessPanel } from './AccessPanel.js';
 import { ageOf, useNow } from '../lib/age.js';
 import { AtRestHint } from './AtRestHint.js';
 import { ownershipByField } from '../lib/managed-fields.js';
@@ -22,7 +24,7 @@ interface Props {
   listNamespace: string;
 }
 
-const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit' };
+const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access' };
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
   const info = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
@@ -38,6 +40,10 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   const back = href(listPath(type), { ns: listNamespace || undefined });
   const [deleting, setDeleting] = useState(false);
   const objectRef = { ...type, namespace, name };
+  const access = useAccess(info, namespace);
+  const canDelete = access.can('delete', { name });
+  // editing applies (patch) or replaces (update): either will do
+  const canEdit = access.can('patch', { name }) === false && access.can('update', { name }) === false ? false : undefined;
 
   let body;
   if (isError) body = <ErrorState error={error} onRetry={() => void refetch()} />;
@@ -49,11 +55,18 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
       </EmptyState>
     );
   else if (tab === 'yaml' || tab === 'json') body = <Manifest object={object} format={tab} />;
+  else if (tab === 'edit' && canEdit === false)
+    body = (
+      <EmptyState title="Read-only for you">
+        <span data-testid="edit-forbidden">{access.missing('update', { name })} (or "patch").</span>
+      </EmptyState>
+    );
+  else if (tab === 'access') body = <AccessPanel object={object} objectRef={objectRef} info={info} discovery={discovery} />;
   else if (tab === 'edit')
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
-  else body = <Summary object={object} objectRef={objectRef} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} />;
+  else body = <Summary object={object} objectRef={objectRef} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} access={access} />;
 
   return (
     <div className="object-view" data-testid="object-view">
@@ -76,18 +89,30 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           {data && <span className={`pill state-${data.state}`}>{data.state}</span>}
           <span className="spacer" />
           {object && info && discovery && info.verbs.includes('delete') && (
-            <button className="btn small danger" data-testid="delete-button" onClick={() => setDeleting(true)}>
+            <button
+              className="btn small danger"
+              data-testid="delete-button"
+              disabled={canDelete === false}
+              title={canDelete === false ? access.missing('delete', { name }) : undefined}
+              onClick={() => setDeleting(true)}
+            >
               Delete…
             </button>
           )}
         </h2>
         <div className="tabs" role="tablist">
-          {(Object.keys(TAB_LABEL) as ObjectTab[]).map((t, i) => (
+          {(Object.keys(TAB_LABEL) as ObjectTab[]).map((t, i) =>
+            t === 'edit' && canEdit === false ? (
+              <span key={t} role="tab" aria-disabled="true" className="tab disabled" data-testid="tab-edit" title={access.missing('update', { name })}>
+                {TAB_LABEL[t]}
+              </span>
+            ) : (
             <Link key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab active' : 'tab'} href={tabHref(t)} replace data-testid={`tab-${t}`} title={`${TAB_LABEL[t]} (${i + 1})`}>
               {TAB_LABEL[t]}
               {t === 'events' && events.items.length > 0 && <span className="badge">{events.items.length}</span>}
             </Link>
-          ))}
+            ),
+          )}
         </div>
       </div>
       <div className={tab === 'edit' ? 'object-body editing' : 'object-body'}>{body}</div>
@@ -159,7 +184,8 @@ interface Condition {
   lastUpdateTime?: string;
 }
 
-function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNamespace }: { object: KubeObject; objectRef: ResourceRef; discovery?: Discovery; eventsCount: number; eventsHref: string; listNamespace: string }) {
+function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNamespace, access }: { object: KubeObject; objectRef: ResourceRef; discovery?: Discovery; eventsCount: number; eventsHref: string; listNamespace: string; access: Access }) {
+  const finalizersReadOnly = access.can('patch', { name: objectRef.name }) === false;
   const now = useNow();
   const m = object.metadata ?? {};
   const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter((c) => c && typeof c === 'object');
@@ -222,7 +248,7 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
           </dd>
           <dt>Finalizers</dt>
           <dd data-testid="finalizers">
-            <FinalizerList object={object} objectRef={objectRef} />
+            <FinalizerList object={object} objectRef={objectRef} readOnly={finalizersReadOnly} readOnlyReason={finalizersReadOnly ? access.missing('patch', { name: objectRef.name }) : undefined} />
           </dd>
           <dt>Events</dt>
           <dd>

@@ -3,6 +3,7 @@ import { errors, type Status } from '../../../api/status.js';
 import { listObjects } from '../../registry/lister.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
+import { authorizeAdditionalVerb } from '../authorization.js';
 import { writeObject } from '../respond.js';
 import type { RequestScope } from '../scope.js';
 import { served } from './decode.js';
@@ -17,11 +18,12 @@ export interface DeleteHandlerDeps {
 
 /**
  * Authorization of the `unsafe-delete-ignore-read-errors` verb, which upstream requires (besides `delete`) for a
- * delete with ignoreStoreReadErrorWithClusterBreakingPotential. Authorization is not wired yet: every caller may.
- * When it lands, this throws 403 Forbidden: `<resource> "<name>" is forbidden: User "<user>" cannot
- * unsafe-delete-ignore-read-errors resource ...` for a caller without the verb.
+ * delete with ignoreStoreReadErrorWithClusterBreakingPotential: 403 Forbidden `<resource> "<name>" is forbidden:
+ * User "<user>" cannot unsafe-delete-ignore-read-errors resource ...` for a caller without the verb.
  */
-export async function authorizeUnsafeDelete(_s: RequestScope): Promise<void> {}
+export async function authorizeUnsafeDelete(s: RequestScope): Promise<void> {
+  await authorizeAdditionalVerb(s.req, 'unsafe-delete-ignore-read-errors');
+}
 
 /** The Status upstream answers a completed delete with (kind holds the resource, as upstream). */
 export function deletedStatus(type: ResourceType, obj: KubeObject): Status {

@@ -1,0 +1,193 @@
+// Upstream's bootstrap RBAC policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy, policy.go and
+// controller_policy.go, the user-facing part): our own table of the same roles and bindings, created at
+// start and reconciled like upstream (missing permissions and subjects are added back unless the object
+// is annotated rbac.authorization.kubernetes.io/autoupdate=false).
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, SYSTEM_MASTERS } from '../auth/user.js';
+import { mutateObject } from '../controllers/controller-support.js';
+import type { ResourceStore } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import { covers, rulesOf, subjectsOf, type PolicyRule, type Subject } from './rbac.js';
+
+export const RBAC_API_VERSION = 'rbac.authorization.service.io/v1';
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+const BOOTSTRAP_LABEL = 'kubernetes.io/bootstrapping';
+export const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view') => `rbac.authorization.k8s.io/aggregate-to-${role}`;
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+const RW = [...READ, ...WRITE];
+
+const rule = (verbs: string[], groups: string[], resources: string[]): PolicyRule => ({ verbs, apiGroups: groups, resources });
+const urls = (verbs: string[], paths: string[]): PolicyRule => ({ verbs, nonResourceURLs: paths });
+
+const CORE = '';
+const APPS = 'apps';
+const BATCH = 'batch';
+const AUTOSCALING = 'autoscaling';
+const POLICY = 'policy';
+const COORDINATION = 'coordination.service.io';
+const RBAC = 'rbac.authorization.service.io';
+const AUTHZ = 'authorization.service.io';
+const AUTHN = 'authentication.service.io';
+
+interface BootstrapRole {
+  name: string;
+  rules: PolicyRule[];
+  labels?: Record<string, string>;
+  /** ClusterRole aggregation: label selectors (matchLabels) whose roles' rules this one holds. */
+  aggregateFrom?: string[];
+}
+
+const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+const PUBLIC_INFO_URLS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+
+export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
+  { name: 'cluster-admin', rules: [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])] },
+  { name: 'system:discovery', rules: [urls(['get'], DISCOVERY_URLS)] },
+  { name: 'system:public-info-viewer', rules: [urls(['get'], PUBLIC_INFO_URLS)] },
+  {
+    name: 'system:basic-user',
+    rules: [rule(['create'], [AUTHN], ['selfsubjectreviews']), rule(['create'], [AUTHZ], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])],
+  },
+  { name: 'system:monitoring', rules: [urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/readyz', '/readyz/*', '/metrics', '/metrics/slis'])] },
+  { name: 'system:auth-delegator', rules: [rule(['create'], [AUTHN], ['tokenreviews']), rule(['create'], [AUTHZ], ['subjectaccessreviews'])] },
+  { name: 'admin', rules: [], labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, aggregateFrom: [AGGREGATE_TO('admin')] },
+  { name: 'edit', rules: [], labels: { [AGGREGATE_TO('admin')]: 'true' }, aggregateFrom: [AGGREGATE_TO('edit')] },
+  { name: 'view', rules: [], labels: { [AGGREGATE_TO('edit')]: 'true' }, aggregateFrom: [AGGREGATE_TO('view')] },
+  {
+    name: 'system:aggregate-to-admin',
+    labels: { [AGGREGATE_TO('admin')]: 'true' },
+    rules: [rule(['create'], [AUTHZ], ['localsubjectaccessreviews']), rule(RW, [RBAC], ['roles', 'rolebindings'])],
+  },
+  {
+    name: 'system:aggregate-to-edit',
+    labels: { [AGGREGATE_TO('edit')]: 'true' },
+    rules: [
+      rule(READ, [CORE], ['pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward', 'secrets', 'services/proxy']),
+      rule(['impersonate'], [CORE], ['serviceaccounts']),
+      rule(WRITE, [CORE], ['pods', 'pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward']),
+      rule(['create'], [CORE], ['pods/eviction']),
+      rule(WRITE, [CORE], ['replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/proxy', 'persistentvolumeclaims', 'configmaps', 'secrets', 'events']),
+      rule(['create'], [CORE], ['serviceaccounts/token']),
+      rule(WRITE, [APPS], ['statefulsets', 'statefulsets/scale', 'daemonsets', 'deployments', 'deployments/scale', 'deployments/rollback', 'replicasets', 'replicasets/scale']),
+      rule(WRITE, [AUTOSCALING], ['horizontalpodautoscalers']),
+      rule(WRITE, [BATCH], ['jobs', 'cronjobs']),
+      rule(WRITE, [POLICY], ['poddisruptionbudgets']),
+      rule(RW, [COORDINATION], ['leases']),
+    ],
+  },
+  {
+    name: 'system:aggregate-to-view',
+    labels: { [AGGREGATE_TO('view')]: 'true' },
+    rules: [
+      rule(READ, [CORE], ['pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps']),
+      rule(READ, [CORE], ['limitranges', 'resourcequotas', 'bindings', 'events', 'pods/status', 'resourcequotas/status', 'namespaces/status', 'replicationcontrollers/status', 'pods/log']),
+      rule(READ, [CORE], ['namespaces']),
+      rule(READ, [APPS], ['controllerrevisions', 'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale']),
+      rule(READ, [AUTOSCALING], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
+      rule(READ, [BATCH], ['jobs', 'cronjobs', 'cronjobs/status', 'jobs/status']),
+      rule(READ, [POLICY], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
+    ],
+  },
+];
+
+const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC, name });
+
+export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: { name: string; role: string; subjects: Subject[] }[] = [
+  { name: 'cluster-admin', role: 'cluster-admin', subjects: [group(SYSTEM_MASTERS)] },
+  { name: 'system:discovery', role: 'system:discovery', subjects: [group(ALL_AUTHENTICATED)] },
+  { name: 'system:basic-user', role: 'system:basic-user', subjects: [group(ALL_AUTHENTICATED)] },
+  { name: 'system:public-info-viewer', role: 'system:public-info-viewer', subjects: [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)] },
+  { name: 'system:monitoring', role: 'system:monitoring', subjects: [group('system:monitoring')] },
+];
+
+const bootstrapMeta = (name: string, labels: Record<string, string> = {}) => ({
+  name,
+  labels: { [BOOTSTRAP_LABEL]: 'rbac-defaults', ...labels },
+  annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
+});
+
+export function bootstrapClusterRole(r: BootstrapRole): KubeObject {
+  const o: Record<string, unknown> = { apiVersion: RBAC_API_VERSION, kind: 'ClusterRole', metadata: bootstrapMeta(r.name, r.labels), rules: r.rules.map((x) => structuredClone(x)) };
+  if (r.aggregateFrom) o.aggregationRule = { clusterRoleSelectors: r.aggregateFrom.map((l) => ({ matchLabels: { [l]: 'true' } })) };
+  return o as KubeObject;
+}
+
+export function bootstrapClusterRoleBinding(b: (typeof BOOTSTRAP_CLUSTER_ROLE_BINDINGS)[number]): KubeObject {
+  return {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'ClusterRoleBinding',
+    metadata: bootstrapMeta(b.name),
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: b.role },
+    subjects: b.subjects.map((s) => ({ ...s })),
+  } as KubeObject;
+}
+
+const autoupdate = (o: KubeObject) => o.metadata?.annotations?.[AUTOUPDATE_ANNOTATION] !== 'false';
+
+/** Adds what is missing from `meta` labels/annotations; true when something changed. */
+function unionMeta(o: KubeObject, want: KubeObject): boolean {
+  let changed = false;
+  const meta = (o.metadata ??= {});
+  for (const f of ['labels', 'annotations'] as const) {
+    for (const [k, v] of Object.entries(want.metadata?.[f] ?? {})) {
+      const m = (meta[f] ??= {});
+      if (!(k in m)) {
+        m[k] = v;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+export interface BootstrapStores {
+  clusterRoles: ResourceStore;
+  clusterRoleBindings: ResourceStore;
+}
+
+/** Creates missing bootstrap roles and bindings and puts back missing permissions/subjects (upstream reconciliation). */
+export async function reconcileBootstrapPolicy(s: BootstrapStores, log: (l: string) => void): Promise<void> {
+  const ensure = async (rs: ResourceStore, want: KubeObject, repair: (cur: KubeObject) => boolean) => {
+    const name = want.metadata!.name!;
+    const cur = await rs.read(undefined, name);
+    if (!cur) {
+      const o = structuredClone(want);
+      rs.prepareCreate(o, undefined);
+      try {
+        await rs.create(o, {});
+      } catch (e) {
+        if ((e as { code?: number }).code !== 409) throw e;
+      }
+      return;
+    }
+    if (!autoupdate(cur.obj)) return;
+    await mutateObject(rs, undefined, name, undefined, (o) => unionMeta(o, want) || repair(o));
+  };
+  for (const r of BOOTSTRAP_CLUSTER_ROLES) {
+    const want = bootstrapClusterRole(r);
+    await ensure(s.clusterRoles, want, (o) => {
+      const rec = o as Record<string, unknown>;
+      let changed = false;
+      if (r.aggregateFrom) {
+        // aggregated roles: the controller owns the rules; keep the selectors
+        if (!rec.aggregationRule) (rec.aggregationRule = want.aggregationRule), (changed = true);
+        return changed;
+      }
+      const have = rulesOf(o);
+      const missing = r.rules.filter((x) => !covers(have, x));
+      if (missing.length) rec.rules = [...(Array.isArray(rec.rules) ? rec.rules : []), ...missing.map((x) => structuredClone(x))];
+      return missing.length > 0;
+    });
+  }
+  for (const b of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) {
+    const want = bootstrapClusterRoleBinding(b);
+    await ensure(s.clusterRoleBindings, want, (o) => {
+      const have = subjectsOf(o);
+      const missing = b.subjects.filter((x) => !have.some((h) => h.kind === x.kind && h.name === x.name));
+      if (missing.length) (o as Record<string, unknown>).subjects = [...have, ...missing.map((x) => ({ ...x }))];
+      return missing.length > 0;
+    });
+  }
+  log(`rbac: bootstrap policy reconciled (${BOOTSTRAP_CLUSTER_ROLES.length} cluster roles, ${BOOTSTRAP_CLUSTER_ROLE_BINDINGS.length} bindings)`);
+}

@@ -1,0 +1,90 @@
+// ClusterRole aggregation (upstream pkg/controller/clusterroleaggregation): a ClusterRole with an
+// aggregationRule holds the rules of every ClusterRole its selectors match, in name order, without
+// duplicates. Any ClusterRole change re-runs the aggregation of every aggregated role.
+import type { RbacSource } from '../authz/rbac.js';
+import { selectorMatches } from '../registry/builtin-helpers.js';
+import type { ResourceStore } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import type { StoreWatch } from '../storage/types.js';
+import { mutateObject } from './controller-support.js';
+import { WorkQueue } from './work-queue.js';
+
+type Source = RbacSource & { allClusterRoles(): Iterable<KubeObject> };
+
+const selectorsOf = (o: KubeObject): unknown[] | undefined => {
+  const rule = (o as { aggregationRule?: { clusterRoleSelectors?: unknown } }).aggregationRule;
+  return rule && Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : undefined;
+};
+
+/** The rules an aggregated role should hold (upstream: sorted by role name, exact duplicates dropped). */
+export function aggregatedRules(role: KubeObject, all: Iterable<KubeObject>): unknown[] {
+  const selectors = selectorsOf(role) ?? [];
+  const name = role.metadata?.name;
+  const sources = [...all]
+    .filter((o) => o.metadata?.name !== name && selectors.some((s) => selectorMatches(s, (o.metadata?.labels ?? {}) as Record<string, unknown>)))
+    .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  for (const s of sources) {
+    const rules = (s as { rules?: unknown }).rules;
+    for (const r of Array.isArray(rules) ? rules : []) {
+      const k = JSON.stringify(r);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(structuredClone(r));
+    }
+  }
+  return out;
+}
+
+export class AggregationController {
+  private readonly queue: WorkQueue;
+  private watch?: StoreWatch;
+
+  constructor(
+    private readonly source: Source,
+    private readonly roles: ResourceStore,
+    private readonly log: (l: string) => void,
+  ) {
+    this.queue = new WorkQueue(
+      () => this.sync(),
+      (_k, e) => this.log(`clusterrole aggregation: ${(e as Error).message}`),
+    );
+  }
+
+  async start(): Promise<void> {
+    await this.sync();
+    const rev = await this.roles.store.currentRevision();
+    const watchFrom = (from: number) => {
+      this.watch = this.roles.store.watch(this.roles.prefix(), from, {
+        onEvents: () => this.queue.add('all'),
+        onError: () => {
+          // history gone or store restarted: aggregate again from the current state
+          this.queue.add('all');
+          void this.roles.store.currentRevision().then(watchFrom, () => undefined);
+        },
+      });
+    };
+    watchFrom(rev);
+  }
+
+  /** Brings every aggregated ClusterRole up to date. */
+  async sync(): Promise<void> {
+    await this.source.sync();
+    const all = [...this.source.allClusterRoles()];
+    for (const role of all) {
+      if (!selectorsOf(role)) continue;
+      const want = aggregatedRules(role, all);
+      if (JSON.stringify((role as { rules?: unknown }).rules ?? []) === JSON.stringify(want)) continue;
+      await mutateObject(this.roles, undefined, role.metadata!.name!, role.metadata?.uid, (o) => {
+        (o as { rules?: unknown }).rules = want;
+        return true;
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.watch?.stop();
+    await this.queue.stop();
+  }
+}

@@ -1,0 +1,254 @@
+// The authorization step of the handler chain, right after authentication: resource requests are
+// authorized in api-handler.ts once their RequestInfo is known, other API paths (discovery, OpenAPI) in
+// app.ts. Impersonation headers are authorized here too (verb `impersonate`). A denial is upstream's 403.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
+import type { ImpersonationCheck } from '../auth/impersonation.js';
+import { forbidden, nonResourceAttributes, resourceAttributes, type Attributes, type AuthorizationResult, type Authorizer } from '../authz/attributes.js';
+import { reconcileBootstrapPolicy } from '../authz/bootstrap-policy.js';
+import { AuthorizationConfigReloader, AuthorizationSetupError, authorizersFromConfig, authorizersFromModes, loadAuthorizationConfig } from '../authz/config-source.js';
+import { RbacAuthorizer } from '../authz/rbac.js';
+import { CachedRbacSource } from '../authz/rbac-source.js';
+import { alwaysAllow, UnionAuthorizer } from '../authz/union.js';
+import { WebhookAuthorizer } from '../authz/webhook.js';
+import { AggregationController } from '../controllers/clusterrole-aggregation.js';
+import type { ServerFlags } from '../flags.js';
+import { RBAC_GROUP } from '../registry/builtin-cluster.js';
+import type { TypeRegistry } from '../registry/registry.js';
+import type { RevisionedStore } from '../storage/types.js';
+import type { WatchCacheSet } from '../watch/watch-cache.js';
+import { requestAuth, type Authentication } from './authentication.js';
+import type { RequestInfo } from './request-info.js';
+import { resourceStoreFor } from './api-handler.js';
+import { escalationCheck } from '../authz/escalation.js';
+import type { AdmissionChain } from './admission.js';
+
+export { AuthorizationSetupError };
+
+/** The group of impersonation checks, in our canonical spelling (upstream authentication.k8s.io). */
+export const IMPERSONATION_GROUP = 'authentication.service.io';
+
+/** Upstream's privileged group: its members skip every authorizer (authorizerfactory.NewPrivilegedGroups). */
+const privilegedGroups: Authorizer = {
+  name: 'privileged-groups',
+  authorize: (a) => (a.user.groups.includes(SYSTEM_MASTERS) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' }),
+};
+
+export interface Authorization {
+  /** What the chain is, for the start-up log. */
+  readonly description: string;
+  readonly rbac: RbacAuthorizer;
+  /** RBAC objects are enforced (escalation checks apply). */
+  readonly rbacEnabled: boolean;
+  authorize(a: Attributes): Promise<AuthorizationResult>;
+  /** What a user may do in a namespace, as far as the authorizers can tell (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult>;
+  /** 403 unless allowed. */
+  require(a: Attributes): Promise<void>;
+  /** Authorizes a resource request; remembers its attributes for checks made later in the request. */
+  authorizeResource(req: IncomingMessage, info: RequestInfo, query: URLSearchParams): Promise<void>;
+  authorizeNonResource(req: IncomingMessage, method: string, path: string): Promise<void>;
+  /** Bootstrap policy and the aggregation controller; called once storage is up. */
+  start(): Promise<void>;
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AuthorizationDeps {
+  flags: ServerFlags;
+  store: RevisionedStore;
+  types: TypeRegistry;
+  caches: WatchCacheSet;
+  admission: AdmissionChain;
+  authentication: Authentication;
+  log(line: string): void;
+}
+
+export interface RulesResult {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+interface RequestContext {
+  user: UserInfo;
+  attrs?: Attributes;
+  authorization: Authorization;
+}
+
+const context = new AsyncLocalStorage<RequestContext>();
+const byRequest = new WeakMap<IncomingMessage, RequestContext>();
+
+/** The user and authorizer of the request being handled (escalation checks run inside the write path). */
+export function currentRequest(): RequestContext | undefined {
+  return context.getStore();
+}
+
+/** Runs the rest of a request with its authorization context available to currentRequest(). */
+export function withRequestContext<T>(req: IncomingMessage, fn: () => Promise<T>): Promise<T> {
+  const c = byRequest.get(req);
+  return c ? context.run(c, fn) : fn();
+}
+
+/** Authorizes one more verb on the request's resource (upstream: unsafe-delete-ignore-read-errors for corrupt-object deletes). */
+export async function authorizeAdditionalVerb(req: IncomingMessage, verb: string): Promise<void> {
+  const c = byRequest.get(req);
+  if (!c?.attrs) return;
+  await c.authorization.require({ ...c.attrs, verb });
+}
+
+/** The name a list/watch/deletecollection narrows to with fieldSelector metadata.name= (upstream RequestInfo). */
+function selectedName(query: URLSearchParams): string {
+  const fs = query.get('fieldSelector');
+  if (!fs) return '';
+  const parts = fs.split(',');
+  if (parts.length !== 1) return '';
+  const m = /^metadata\.name==?(.*)$/.exec(parts[0]!.trim());
+  const name = m?.[1] ?? '';
+  return name && name !== '.' && name !== '..' && !/[/%]/.test(name) ? name : '';
+}
+
+/** Which authorizers run when no authorization flag is given (README: Authorization). */
+function defaultModes(auth: Authentication): string[] {
+  // a loopback server without credentials configured keeps today's local admin posture;
+  // once authentication is configured (or the server is reachable) RBAC decides
+  return auth.authenticator.posture === 'local-admin' ? ['AlwaysAllow'] : ['RBAC'];
+}
+
+export async function createAuthorization(d: AuthorizationDeps): Promise<Authorization> {
+  const { flags } = d;
+  if (flags.authorizationMode?.length && flags.authorizationConfig)
+    throw new AuthorizationSetupError('--authorization-config cannot be used with --authorization-mode');
+  const source = new CachedRbacSource(d.caches, d.store);
+  const rbac = new RbacAuthorizer(source);
+  const parts = {
+    rbac,
+    log: d.log,
+    webhook: {
+      configFile: flags.authorizationWebhookConfigFile,
+      version: flags.authorizationWebhookVersion,
+      authorizedTTL: flags.authorizationWebhookCacheAuthorizedTtl,
+      unauthorizedTTL: flags.authorizationWebhookCacheUnauthorizedTtl,
+    },
+  };
+  let list: Authorizer[];
+  let describe: string;
+  if (flags.authorizationConfig) {
+    const cfg = await loadAuthorizationConfig(flags.authorizationConfig);
+    list = authorizersFromConfig(cfg, parts);
+    describe = `AuthorizationConfiguration ${flags.authorizationConfig} (${cfg.authorizers.map((a) => `${a.type}:${a.name}`).join(', ')})`;
+  } else {
+    const modes = flags.authorizationMode?.length ? flags.authorizationMode : defaultModes(d.authentication);
+    list = authorizersFromModes(modes, parts);
+    const why = modes[0] === 'RBAC' ? 'credentials are configured or the server is reachable beyond loopback' : 'local development server, no credentials configured';
+    describe = `${modes.join(',')}${flags.authorizationMode?.length ? '' : ` (default: ${why})`}`;
+  }
+  const union = new UnionAuthorizer([privilegedGroups, ...list]);
+  const rbacEnabled = () => union.authorizers.includes(rbac);
+  const allowsAll = () => union.authorizers.length === 2 && union.authorizers[1] === alwaysAllow;
+  const reloader = flags.authorizationConfig
+    ? new AuthorizationConfigReloader(
+        flags.authorizationConfig,
+        (cfg) => {
+          union.authorizers = [privilegedGroups, ...authorizersFromConfig(cfg, parts)];
+          describe = `AuthorizationConfiguration ${flags.authorizationConfig} (${cfg.authorizers.map((a) => `${a.type}:${a.name}`).join(', ')})`;
+        },
+        d.log,
+      )
+    : undefined;
+  await reloader?.start();
+  let aggregation: AggregationController | undefined;
+
+  const z: Authorization = {
+    get description() {
+      return `authorization: ${describe}`;
+    },
+    rbac,
+    get rbacEnabled() {
+      return rbacEnabled();
+    },
+    authorize: (a) => union.authorize(a),
+    async rulesFor(user, namespace) {
+      // upstream's rule resolvers, one per authorizer (the privileged-group shortcut has none)
+      const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const errs: string[] = [];
+      for (const a of union.authorizers) {
+        if (a === alwaysAllow) {
+          out.resourceRules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
+          out.nonResourceRules.push({ verbs: ['*'], nonResourceURLs: ['*'] });
+        } else if (a === rbac) {
+          const r = await rbac.rulesFor(user, namespace);
+          for (const x of r.rules) {
+            if (x.nonResourceURLs?.length) out.nonResourceRules.push({ verbs: x.verbs, nonResourceURLs: x.nonResourceURLs });
+            else out.resourceRules.push(omitEmpty({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, resourceNames: x.resourceNames }));
+          }
+          if (r.incomplete) {
+            out.incomplete = true;
+            errs.push(r.error);
+          }
+        } else if (a instanceof WebhookAuthorizer) {
+          out.incomplete = true;
+          errs.push('webhook authorizer does not support user rule resolution');
+        }
+      }
+      if (errs.length) out.evaluationError = errs.join(', ');
+      return out;
+    },
+    async require(a) {
+      const r = await union.authorize(a);
+      if (r.decision !== 'Allow') throw forbidden(a, r.reason);
+    },
+    async authorizeResource(req, info, query) {
+      const auth = requestAuth(req);
+      if (!auth) return;
+      const attrs = resourceAttributes(auth.user, info);
+      if (!attrs.name && (attrs.verb === 'list' || attrs.verb === 'watch' || attrs.verb === 'deletecollection')) attrs.name = selectedName(query);
+      byRequest.set(req, { user: auth.user, attrs, authorization: z });
+      if (allowsAll()) return;
+      await z.require(attrs);
+    },
+    async authorizeNonResource(req, method, path) {
+      const auth = requestAuth(req);
+      if (!auth || allowsAll()) return;
+      await z.require(nonResourceAttributes(auth.user, method, path));
+    },
+    async start() {
+      const rs = (plural: string) => resourceStoreFor(d.types.lookup(RBAC_GROUP, 'v1', plural)!, d.store);
+      await reconcileBootstrapPolicy({ clusterRoles: rs('clusterroles'), clusterRoleBindings: rs('clusterrolebindings') }, d.log);
+      aggregation = new AggregationController(source, rs('clusterroles'), d.log);
+      await aggregation.start();
+    },
+    reload: () => reloader?.reload() ?? Promise.resolve(),
+    async close() {
+      reloader?.close();
+      await aggregation?.stop();
+    },
+  };
+  // impersonation: each header is one `impersonate` check (upstream filters/impersonation.go)
+  d.authentication.authorizeImpersonation = async (user: UserInfo, check: ImpersonationCheck) => {
+    const a: Attributes = {
+      user,
+      verb: 'impersonate',
+      resourceRequest: true,
+      path: '',
+      apiGroup: check.resource === 'serviceaccounts' ? '' : IMPERSONATION_GROUP,
+      apiVersion: '',
+      resource: check.resource,
+      subresource: check.subresource ?? '',
+      namespace: check.namespace ?? '',
+      name: check.name,
+    };
+    await z.require(a);
+    return true;
+  };
+  d.admission.add(escalationCheck(z));
+  d.admission.add({ name: 'RBACFreshness', validate: (a) => void (a.type.group === RBAC_GROUP && source.markWritten()) });
+  return z;
+}
+
+function omitEmpty<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (Array.isArray(o[k]) && (o[k] as unknown[]).length === 0) delete o[k];
+  return o;
+}
