@@ -44,7 +44,7 @@ describe('default posture: no authentication flags on loopback', () => {
 
 describe('exposed without authentication flags', () => {
   test('a non-loopback bind address does not make requests admin: they are anonymous', async () => {
-    const s = await testServer({ bindAddress: '0.0.0.0' }, { adminToken: 'adm' });
+    const s = await testServer({ bindAddress: '0.0.0.0', authorizationMode: ['AlwaysAllow'] }, { adminToken: 'adm' });
     try {
       const base = s.url.replace('0.0.0.0', '127.0.0.1');
       expect(await whoami(base)).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
@@ -73,7 +73,7 @@ describe('--anonymous-auth=false without other flags', () => {
 
 describe('token file', () => {
   let s: ApiServer;
-  beforeAll(async () => (s = await testServer({ tokenAuthFile: tokenFile })));
+  beforeAll(async () => (s = await testServer({ tokenAuthFile: tokenFile, authorizationMode: ['AlwaysAllow'] })));
   afterAll(() => s.close());
 
   test('a listed token is its user with system:authenticated added', async () => {
@@ -100,7 +100,7 @@ describe('anonymous block of the AuthenticationConfiguration', () => {
       'anon.yaml',
       'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt: []\nanonymous:\n  enabled: true\n  conditions:\n  - path: /api\n',
     );
-    const s = await testServer({ authenticationConfig: cfg, tokenAuthFile: tokenFile });
+    const s = await testServer({ authenticationConfig: cfg, tokenAuthFile: tokenFile, authorizationMode: ['AlwaysAllow'] });
     try {
       const c = client(s.url);
       expect((await c.get('/api')).status).toBe(200);
@@ -157,7 +157,7 @@ describe('service account tokens', () => {
   const c = () => client(s.url);
   const tokenFor = async (name: string, spec: Record<string, unknown> = {}) => c().post(`/api/v1/namespaces/default/serviceaccounts/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec }, bearer('alice-token'));
   beforeAll(async () => {
-    s = await testServer({ tokenAuthFile: tokenFile, anonymousAuth: false });
+    s = await testServer({ tokenAuthFile: tokenFile, anonymousAuth: false, authorizationMode: ['AlwaysAllow'] });
     await c().post('/api/v1/namespaces', { metadata: { name: 'default' } }, bearer('alice-token'));
     for (const n of ['builder', 'doomed', 'bound']) await c().post('/api/v1/namespaces/default/serviceaccounts', { metadata: { name: n } }, bearer('alice-token'));
   });
@@ -247,7 +247,7 @@ describe('impersonation headers', () => {
   test('others are forbidden until authorization allows them; malformed headers are 400', async () => {
     const r = await whoami(s.url, { ...bearer('bob-token'), 'Impersonate-User': 'carol' });
     expect(r.status).toBe(403);
-    expect(r.body.message).toBe('users.authentication.k8s.io "carol" is forbidden: User "bob" cannot impersonate resource "users" in API group "authentication.k8s.io" at the cluster scope');
+    expect(r.body.message).toBe('users.authentication.service.io "carol" is forbidden: User "bob" cannot impersonate resource "users" in API group "authentication.service.io" at the cluster scope');
     const bad = await whoami(s.url, { ...bearer('adm'), 'Impersonate-Group': 'g1' });
     expect(bad.status).toBe(400);
   });
