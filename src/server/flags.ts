@@ -20,6 +20,8 @@ export interface ServerFlags {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   admissionControlConfigFile?: string;
+  enableAdmissionPlugins?: string[];
+  disableAdmissionPlugins?: string[];
   authenticationConfig?: string;
   authorizationConfig?: string;
   encryptionProviderConfig?: string;
@@ -80,6 +82,8 @@ const FLAGS: Record<string, FlagDef> = {
   'tls-cert-file': def('string', 'serve HTTPS with this certificate', (f, v) => (f.tlsCertFile = v)),
   'tls-private-key-file': def('string', 'private key for --tls-cert-file', (f, v) => (f.tlsPrivateKeyFile = v)),
   'admission-control-config-file': def('string', 'AdmissionConfiguration file', (f, v) => (f.admissionControlConfigFile = v)),
+  'enable-admission-plugins': def('string', 'admission plugins to enable besides the default ones (comma-separated)', (f, v) => (f.enableAdmissionPlugins = v.split(',').map((s) => s.trim()).filter(Boolean))),
+  'disable-admission-plugins': def('string', 'admission plugins to disable (comma-separated)', (f, v) => (f.disableAdmissionPlugins = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
   'encryption-provider-config': def('string', 'EncryptionConfiguration file', (f, v) => (f.encryptionProviderConfig = v)),

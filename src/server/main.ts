@@ -22,8 +22,9 @@ async function main(argv: string[]): Promise<void> {
     await runProxy(flags);
     return;
   }
+  let configs;
   try {
-    const configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
+    configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
     for (const line of describeLoadedConfigs(configs)) process.stderr.write(`${line}\n`);
   } catch (e) {
     if (e instanceof ConfigLoadError) {
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
   }
   let server;
   try {
-    server = await startServer(flags);
+    server = await startServer(flags, { configs });
   } catch (e) {
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);

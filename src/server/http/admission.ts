@@ -13,6 +13,12 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   dryRun: boolean;
   user: string;
+  /** Full user info when the authenticator supplied it (AdmissionReview userInfo); else { username: user }. */
+  userInfo?: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  /** Where plugins add warnings for the client (Warning headers); absent on internal writes. */
+  warnings?: string[];
+  /** Create/Update/DeleteOptions of the request, as sent to webhooks (AdmissionReview request.options). */
+  options?: Record<string, unknown>;
 }
 
 export interface AdmissionPlugin {

@@ -2,10 +2,11 @@
 import { clusterTypes } from './builtin-cluster.js';
 import { coreTypes } from './builtin-core.js';
 import { workloadTypes } from './builtin-workloads.js';
+import { admissionTypes } from './builtin-admission.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...admissionTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {

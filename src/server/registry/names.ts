@@ -9,6 +9,8 @@ export const GROUP_ALIASES: Record<string, string> = {
   'apiextensions.k8s.io': 'apiextensions.service.io',
   'meta.k8s.io': 'meta.service.io',
   'apidiscovery.k8s.io': 'apidiscovery.service.io',
+  'admissionregistration.k8s.io': 'admissionregistration.service.io',
+  'admission.k8s.io': 'admission.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

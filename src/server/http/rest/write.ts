@@ -38,7 +38,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   dedupOwnerReferences(s, obj);
   s.type.strategy.defaults?.(obj);
   trackUpdate(s, undefined, obj, '');
-  const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user };
+  const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, warnings: s.warnings };
   await deps.admission.admit(attrs);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
   validateForStore(s.type, toValidate, undefined);
@@ -99,6 +99,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     oldObject: cur.obj,
     dryRun,
     user: s.user,
+    warnings: s.warnings,
   };
   await deps.admission.admit(attrs);
   validateForStore(s.type, next, cur.obj);
