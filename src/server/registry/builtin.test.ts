@@ -33,6 +33,10 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['rbac.authorization.service.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', 'Cluster', [], ''],
   ['apiextensions.service.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', 'Cluster', ['crd', 'crds'], 'status'],
   ['policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', 'Namespaced', ['pdb'], 'status'],
+  ['admissionregistration.service.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', 'Cluster', [], ''],
+  ['admissionregistration.service.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', 'Cluster', [], ''],
+  ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', 'Cluster', [], 'status'],
+  ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', 'Cluster', [], ''],
 ];
 
 function type(plural: string, group = ''): ResourceType {
