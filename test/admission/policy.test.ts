@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import type { AuthorizerAttributes } from '../../src/server/admission/cel.js';
-import { client, testServer } from '../helpers/server.js';
+import { client } from '../helpers/server.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { startServer } from '../../src/server/app.js';
 import { AR } from './support.js';

@@ -1,5 +1,6 @@
 // Admission: mutating then validating plugins that see every write before it is stored.
 import type { KubeObject, ResourceType } from '../registry/types.js';
+import { inSpan } from '../tracing.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -37,10 +38,10 @@ export class AdmissionChain {
   }
 
   async admit(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit) await p.admit(a);
+    for (const p of this.plugins) if (p.admit) await inSpan(`Admit ${p.name}`, { 'admission.plugin': p.name, 'admission.operation': a.operation }, () => p.admit!(a));
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate) await p.validate(a);
+    for (const p of this.plugins) if (p.validate) await inSpan(`Validate ${p.name}`, { 'admission.plugin': p.name, 'admission.operation': a.operation }, () => p.validate!(a));
   }
 }

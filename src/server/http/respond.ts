@@ -1,5 +1,6 @@
 // Writing responses: negotiated objects, Status errors, warnings, gzip.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tracer } from '../tracing.js';
 import { gzipSync } from 'node:zlib';
 import { StatusError, errors, type Status } from '../../api/status.js';
 import { StoreError } from '../storage/types.js';
@@ -62,7 +63,13 @@ export function writeObject(
   n: Negotiated,
   opts: ResponseOptions = {},
 ): void {
-  writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+  // upstream's "SerializeObject" span (responsewriters)
+  const span = tracer().startSpan('SerializeObject', { attributes: { 'encoding': n.encoding } });
+  try {
+    writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+  } finally {
+    span.end();
+  }
 }
 
 /** Converts anything thrown into an upstream Status. */
