@@ -4,6 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { ApiClient, ApiError } from '../../src/client/index.js';
+import { ErrorState } from '../../src/ui/components/ErrorState.js';
 import { client, testServer } from '../helpers/server.js';
 import { OtlpReceiver } from '../helpers/otlp.js';
 import { AR, hook, makeCert, WebhookServer } from './support.js';
@@ -93,5 +97,28 @@ describe('tracing', () => {
     expect(root.parentSpanId).toBe(PARENT);
     expect(got.some((s) => s.name === 'etcd create' && s.parentSpanId === root.spanId)).toBe(true);
     expect(got.some((s) => s.name === 'Validate NamespaceLifecycle' && s.parentSpanId === root.spanId)).toBe(true);
+  });
+
+  it('a failed call carries the trace id to the explorer client, which shows it', async () => {
+    const api = await testServer({ tracingConfigFile: tracingFile('explorer.yaml', 1_000_000) });
+    try {
+      const err = await new ApiClient({ baseUrl: api.url }).get({ group: '', version: 'v1', resource: 'namespaces', name: 'missing' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      const traceId = (err as ApiError).traceId!;
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      const html = renderToStaticMarkup(createElement(ErrorState, { error: err }));
+      expect(html).toContain(`Trace ID: <code>${traceId}</code>`);
+    } finally {
+      await api.close();
+    }
+    // a server without tracing returns no trace id, and none is shown
+    const plain = await testServer();
+    try {
+      const err = await new ApiClient({ baseUrl: plain.url }).get({ group: '', version: 'v1', resource: 'namespaces', name: 'missing' }).catch((e: unknown) => e);
+      expect((err as ApiError).traceId).toBeUndefined();
+      expect(renderToStaticMarkup(createElement(ErrorState, { error: err }))).not.toContain('Trace ID');
+    } finally {
+      await plain.close();
+    }
   });
 });
