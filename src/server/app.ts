@@ -15,6 +15,7 @@ import { admissionPlugins, configDirOf } from './admission/plugins.js';
 import type { AdmissionAuthorizer } from './admission/cel.js';
 import { loadServerConfigs, type LoadedServerConfigs } from '../config/load.js';
 import { startTracing, traceRequest, tracedStore } from './tracing.js';
+import { PolicyTypeChecker } from './admission/type-check.js';
 import { OpenAPIService } from './http/openapi-service.js';
 import { requestInfo } from './http/request-info.js';
 import { installCodecs } from './http/codecs.js';
@@ -206,6 +207,9 @@ export async function startServer(
   const initialize = async (): Promise<void> => {
     await crds.start();
     closers.push(() => crds.stop());
+    const policyTypes = new PolicyTypeChecker({ store, types, log });
+    await policyTypes.start();
+    closers.push(() => policyTypes.stop());
     const deletion = await startDeletionControllers({ store, types, admission, log });
     closers.push(() => deletion.stop());
     closers.push(() => caches.stopAll());

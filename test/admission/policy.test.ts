@@ -155,4 +155,25 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(strict.status).toBe(422);
     expect(strict.body.message).toContain('denied request: never');
   });
+
+  it('type-checks expressions against the matched kinds and reports warnings in status', async () => {
+    await policy('typed', {
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+      validations: [
+        { expression: 'object.spec.replicas <= 5' },
+        { expression: 'object.spec.replica <= 5' },
+        { expression: "object.spec.replicas == 'three'" },
+        { expression: 'object.spec.template.spec.containers.all(c, c.image.startsWith("registry/"))' },
+      ],
+    });
+    let status: any;
+    for (let i = 0; i < 200 && !status?.typeChecking; i++) {
+      status = (await c.get(`${AR}/validatingadmissionpolicies/typed`)).body.status;
+      if (!status?.typeChecking) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status.observedGeneration).toBe(1);
+    const warnings = status.typeChecking.expressionWarnings;
+    expect(warnings.map((w: any) => w.fieldRef)).toEqual(['spec.validations[1].expression', 'spec.validations[2].expression']);
+    expect(warnings[0].warning).toMatch(/^apps\/v1, Kind=Deployment: ERROR: <input>: .*replica/);
+  });
 });

@@ -63,16 +63,26 @@ export interface CelScope {
 }
 
 let shared: Environment | undefined;
+let base: Environment | undefined;
 
 function environment(): Environment {
   if (shared) return shared;
+  shared = baseEnvironment().clone();
+  shared.registerVariable('object', 'dyn');
+  shared.registerVariable('oldObject', 'dyn');
+  return shared;
+}
+
+/** Everything but `object` and `oldObject`, which the type checker declares with the matched kind's schema. */
+export function baseEnvironment(): Environment {
+  if (base) return base;
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   env.registerType('Authorizer', { ctor: CelAuthorizer, fields: { requestResource: 'ResourceCheck' } });
   env.registerType('GroupCheck', { ctor: GroupCheck, fields: {} });
   env.registerType('ResourceCheck', { ctor: ResourceCheck, fields: {} });
   env.registerType('PathCheck', { ctor: PathCheck, fields: {} });
   env.registerType('Decision', { ctor: Decision, fields: {} });
-  for (const v of ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables']) env.registerVariable(v, 'dyn');
+  for (const v of ['request', 'params', 'namespaceObject', 'variables']) env.registerVariable(v, 'dyn');
   env.registerVariable('authorizer', 'Authorizer');
   const fn = (name: string, receiverType: string, returnType: string, params: string[], handler: (...a: any[]) => unknown) =>
     env.registerFunction({ name, receiverType, returnType, params: params.map((type, i) => ({ name: `a${i}`, type })), handler });
@@ -92,7 +102,7 @@ function environment(): Environment {
   fn('reason', 'Decision', 'string', [], (d: Decision) => d.d.reason);
   fn('errored', 'Decision', 'bool', [], (d: Decision) => d.d.error !== undefined);
   fn('error', 'Decision', 'string', [], (d: Decision) => d.d.error ?? '');
-  shared = env;
+  base = env;
   return env;
 }
 
