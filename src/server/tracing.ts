@@ -65,6 +65,26 @@ export async function inSpan<T>(name: string, attributes: Record<string, string 
   });
 }
 
+/**
+ * An outgoing call (webhooks, OIDC discovery/JWKS, KMS, authorization webhooks) as a CLIENT span; `headers` gets the
+ * W3C trace context of that span so the callee can continue the trace.
+ */
+export async function outgoingCall<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+  return tracer().startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const headers: Record<string, string> = {};
+    propagation.inject(context.active(), headers);
+    try {
+      return await fn(headers);
+    } catch (e) {
+      span.recordException(e as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error)?.message });
+      throw e;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 /** The server span of one request, parented on the client's `traceparent` (upstream's "KubernetesAPI" otelhttp span). */
 export function traceRequest(req: IncomingMessage, res: ServerResponse, path: string, fn: () => Promise<void>): Promise<void> {
   if (!current) return fn();

@@ -3,14 +3,13 @@
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import YAML from 'yaml';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { objectKey } from '../registry/keys.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
-import { TRACER_NAME } from '../tracing.js';
+import { outgoingCall } from '../tracing.js';
 
 /** Upstream caps an admission response body at 3 MiB... we read at most this much. */
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
@@ -115,29 +114,17 @@ export interface CallOptions {
 }
 
 /** POSTs the review and returns the parsed JSON body; throws WebhookCallError on any failure. */
-export async function postReview(target: Target, review: unknown, opts: CallOptions): Promise<unknown> {
-  const tracer = trace.getTracer(TRACER_NAME);
-  return tracer.startActiveSpan(
+export function postReview(target: Target, review: unknown, opts: CallOptions): Promise<unknown> {
+  return outgoingCall(
     `Call ${opts.phase} webhook`,
-    { kind: SpanKind.CLIENT, attributes: { 'webhook.name': opts.webhook, 'url.full': target.url.href, 'server.address': target.url.hostname } },
-    async (span) => {
-      try {
-        return await send(target, review, opts);
-      } catch (e) {
-        span.recordException(e as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-        throw e;
-      } finally {
-        span.end();
-      }
-    },
+    { 'webhook.name': opts.webhook, 'url.full': target.url.href, 'server.address': target.url.hostname },
+    (trace) => send(target, review, opts, trace),
   );
 }
 
-function send(target: Target, review: unknown, opts: CallOptions): Promise<unknown> {
+function send(target: Target, review: unknown, opts: CallOptions, traceHeaders: Record<string, string>): Promise<unknown> {
   const body = Buffer.from(JSON.stringify(review));
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': String(body.length) };
-  propagation.inject(context.active(), headers);
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': String(body.length), ...traceHeaders };
   const c = opts.credentials;
   if (c?.token) headers.Authorization = `Bearer ${c.token}`;
   else if (c?.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
