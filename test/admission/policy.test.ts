@@ -176,4 +176,42 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(warnings.map((w: any) => w.fieldRef)).toEqual(['spec.validations[1].expression', 'spec.validations[2].expression']);
     expect(warnings[0].warning).toMatch(/^apps\/v1, Kind=Deployment: ERROR: <input>: .*replica/);
   });
+
+  it('kubectl applies (and re-applies) a policy and its binding, which then change what the server admits', async () => {
+    const kc = kubeconfigFor(api.url);
+    const manifest = (max: number) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: kubectl-policy
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["configmaps"]
+  validations:
+  - expression: "!has(object.data) || size(object.data) <= ${max}"
+    message: "at most ${max} keys"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: kubectl-binding
+spec:
+  policyName: kubectl-policy
+  validationActions: [Deny]
+`;
+    const first = await kubectl(kc, ['apply', '-f', '-'], manifest(1));
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('validatingadmissionpolicy.admissionregistration.k8s.io/kubectl-policy created');
+    expect(first.stdout).toContain('validatingadmissionpolicybinding.admissionregistration.k8s.io/kubectl-binding created');
+    const denied = await kubectl(kc, ['create', 'configmap', 'two-keys', '--from-literal=a=1', '--from-literal=b=2']);
+    expect(denied.stderr).toContain("ValidatingAdmissionPolicy 'kubectl-policy' with binding 'kubectl-binding' denied request: at most 1 keys");
+    const again = await kubectl(kc, ['apply', '-f', '-'], manifest(2));
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('validatingadmissionpolicy.admissionregistration.k8s.io/kubectl-policy configured');
+    expect((await kubectl(kc, ['create', 'configmap', 'two-keys', '--from-literal=a=1', '--from-literal=b=2'])).code).toBe(0);
+  });
 });
