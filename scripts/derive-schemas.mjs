@@ -39,10 +39,104 @@ const KINDS = [
   'core.v1.PersistentVolume', 'apps.v1.Deployment', 'apps.v1.ReplicaSet', 'apps.v1.StatefulSet', 'apps.v1.DaemonSet',
   'batch.v1.Job', 'batch.v1.CronJob', 'coordination.v1.Lease', 'rbac.v1.Role', 'rbac.v1.ClusterRole',
   'rbac.v1.RoleBinding', 'rbac.v1.ClusterRoleBinding', 'policy.v1.PodDisruptionBudget',
+  'admissionregistration.v1.MutatingWebhookConfiguration', 'admissionregistration.v1.ValidatingWebhookConfiguration',
 ].map((k) => API + k);
+
+// admissionregistration kinds the 1.27 v2 document lacks (ValidatingAdmissionPolicy{,Binding} went GA in 1.30,
+// webhook matchConditions too): written here from the upstream v1 Go types' wire shapes.
+const AR = API + 'admissionregistration.v1.';
+const ref = (n) => ({ $ref: n });
+const strList = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' };
+const mapList = (item, key) => ({ type: 'array', items: ref(item), 'x-kubernetes-list-map-keys': [key], 'x-kubernetes-list-type': 'map' });
+const kindDef = (kind, specRef, statusRef) => ({
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ref(META + 'ObjectMeta'), spec: ref(specRef),
+    ...(statusRef ? { status: ref(statusRef) } : {}),
+  },
+  'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind, version: 'v1' }],
+});
+const listDef = (kind, item) => ({
+  type: 'object', required: ['items'],
+  properties: { apiVersion: { type: 'string' }, items: { type: 'array', items: ref(item) }, kind: { type: 'string' }, metadata: ref(META + 'ListMeta') },
+  'x-kubernetes-group-version-kind': [{ group: 'admissionregistration.k8s.io', kind, version: 'v1' }],
+});
+const ADMISSION_SYNTHESIZED = {
+  [AR + 'MatchCondition']: { type: 'object', required: ['name', 'expression'], properties: { expression: { type: 'string' }, name: { type: 'string' } } },
+  [AR + 'ValidatingAdmissionPolicy']: kindDef('ValidatingAdmissionPolicy', AR + 'ValidatingAdmissionPolicySpec', AR + 'ValidatingAdmissionPolicyStatus'),
+  [AR + 'ValidatingAdmissionPolicyList']: listDef('ValidatingAdmissionPolicyList', AR + 'ValidatingAdmissionPolicy'),
+  [AR + 'ValidatingAdmissionPolicyBinding']: kindDef('ValidatingAdmissionPolicyBinding', AR + 'ValidatingAdmissionPolicyBindingSpec'),
+  [AR + 'ValidatingAdmissionPolicyBindingList']: listDef('ValidatingAdmissionPolicyBindingList', AR + 'ValidatingAdmissionPolicyBinding'),
+  [AR + 'ValidatingAdmissionPolicySpec']: {
+    type: 'object',
+    properties: {
+      auditAnnotations: { type: 'array', items: ref(AR + 'AuditAnnotation'), 'x-kubernetes-list-type': 'atomic' },
+      failurePolicy: { type: 'string' },
+      matchConditions: mapList(AR + 'MatchCondition', 'name'),
+      matchConstraints: ref(AR + 'MatchResources'),
+      paramKind: ref(AR + 'ParamKind'),
+      validations: { type: 'array', items: ref(AR + 'Validation'), 'x-kubernetes-list-type': 'atomic' },
+      variables: mapList(AR + 'Variable', 'name'),
+    },
+  },
+  [AR + 'ValidatingAdmissionPolicyStatus']: {
+    type: 'object',
+    properties: {
+      conditions: mapList(META + 'Condition', 'type'),
+      observedGeneration: { type: 'integer', format: 'int64' },
+      typeChecking: ref(AR + 'TypeChecking'),
+    },
+  },
+  [AR + 'TypeChecking']: { type: 'object', properties: { expressionWarnings: { type: 'array', items: ref(AR + 'ExpressionWarning'), 'x-kubernetes-list-type': 'atomic' } } },
+  [AR + 'ExpressionWarning']: { type: 'object', required: ['fieldRef', 'warning'], properties: { fieldRef: { type: 'string' }, warning: { type: 'string' } } },
+  [AR + 'ParamKind']: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' } }, 'x-kubernetes-map-type': 'atomic' },
+  [AR + 'MatchResources']: {
+    type: 'object',
+    properties: {
+      excludeResourceRules: { type: 'array', items: ref(AR + 'NamedRuleWithOperations'), 'x-kubernetes-list-type': 'atomic' },
+      matchPolicy: { type: 'string' },
+      namespaceSelector: ref(META + 'LabelSelector'),
+      objectSelector: ref(META + 'LabelSelector'),
+      resourceRules: { type: 'array', items: ref(AR + 'NamedRuleWithOperations'), 'x-kubernetes-list-type': 'atomic' },
+    },
+    'x-kubernetes-map-type': 'atomic',
+  },
+  [AR + 'NamedRuleWithOperations']: {
+    type: 'object',
+    properties: { apiGroups: strList, apiVersions: strList, operations: strList, resourceNames: strList, resources: strList, scope: { type: 'string' } },
+    'x-kubernetes-map-type': 'atomic',
+  },
+  [AR + 'Validation']: {
+    type: 'object', required: ['expression'],
+    properties: { expression: { type: 'string' }, message: { type: 'string' }, messageExpression: { type: 'string' }, reason: { type: 'string' } },
+  },
+  [AR + 'AuditAnnotation']: { type: 'object', required: ['key', 'valueExpression'], properties: { key: { type: 'string' }, valueExpression: { type: 'string' } } },
+  [AR + 'Variable']: { type: 'object', required: ['name', 'expression'], properties: { expression: { type: 'string' }, name: { type: 'string' } } },
+  [AR + 'ValidatingAdmissionPolicyBindingSpec']: {
+    type: 'object',
+    properties: {
+      matchResources: ref(AR + 'MatchResources'),
+      paramRef: ref(AR + 'ParamRef'),
+      policyName: { type: 'string' },
+      validationActions: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+    },
+  },
+  [AR + 'ParamRef']: {
+    type: 'object',
+    properties: { name: { type: 'string' }, namespace: { type: 'string' }, parameterNotFoundAction: { type: 'string' }, selector: ref(META + 'LabelSelector') },
+    'x-kubernetes-map-type': 'atomic',
+  },
+};
+// Fields added to 1.27 definitions (GA later): webhook matchConditions (1.30).
+const ADDED_PROPERTIES = {
+  [AR + 'MutatingWebhook']: { matchConditions: mapList(AR + 'MatchCondition', 'name') },
+  [AR + 'ValidatingWebhook']: { matchConditions: mapList(AR + 'MatchCondition', 'name') },
+};
 
 const ROOTS = [
   ...KINDS,
+  AR + 'ValidatingAdmissionPolicy', AR + 'ValidatingAdmissionPolicyList',
+  AR + 'ValidatingAdmissionPolicyBinding', AR + 'ValidatingAdmissionPolicyBindingList',
   ...KINDS.map((k) => k + 'List'),
   CRD + 'CustomResourceDefinition',
   CRD + 'CustomResourceDefinitionList',
@@ -61,7 +155,7 @@ const ROOTS = [
 
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
-  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'authentication.k8s.io/v1']);
+  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';
@@ -204,6 +298,8 @@ function sortMarkers(node) {
 
 const doc = JSON.parse(readFileSync(src, 'utf8'));
 const defs = doc.definitions;
+for (const [name, def] of Object.entries(ADMISSION_SYNTHESIZED)) defs[name] ??= def;
+for (const [name, props] of Object.entries(ADDED_PROPERTIES)) if (defs[name]) Object.assign(defs[name].properties, props);
 const result = {};
 const queue = [...ROOTS];
 const seen = new Set();

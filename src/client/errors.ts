@@ -35,8 +35,10 @@ export class ApiError extends Error {
   readonly details?: StatusDetails;
   readonly status?: Status;
   readonly warnings: string[];
+  /** Trace id of the server's trace of this request (W3C `traceresponse` header), when the server sampled it. */
+  readonly traceId?: string;
 
-  constructor(code: number, message: string, opts: { reason?: string; details?: StatusDetails; status?: Status; warnings?: string[] } = {}) {
+  constructor(code: number, message: string, opts: { reason?: string; details?: StatusDetails; status?: Status; warnings?: string[]; traceId?: string } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
@@ -44,6 +46,7 @@ export class ApiError extends Error {
     this.details = opts.details;
     this.status = opts.status;
     this.warnings = opts.warnings ?? [];
+    this.traceId = opts.traceId;
   }
 
   get causes(): StatusCause[] {
@@ -55,14 +58,20 @@ export class ApiError extends Error {
   }
 
   /** Builds the error from an HTTP status and whatever body came with it. */
-  static from(httpStatus: number, body: unknown, statusText = '', warnings: string[] = []): ApiError {
+  static from(httpStatus: number, body: unknown, statusText = '', warnings: string[] = [], traceId?: string): ApiError {
     if (isStatus(body)) {
       const code = typeof body.code === 'number' && body.code > 0 ? body.code : httpStatus;
-      return new ApiError(code, body.message || body.reason || statusText || `HTTP ${code}`, { reason: body.reason, details: body.details, status: body, warnings });
+      return new ApiError(code, body.message || body.reason || statusText || `HTTP ${code}`, { reason: body.reason, details: body.details, status: body, warnings, traceId });
     }
     const text = typeof body === 'string' ? body.trim().slice(0, 500) : '';
-    return new ApiError(httpStatus, text || statusText || `HTTP ${httpStatus}`, { warnings });
+    return new ApiError(httpStatus, text || statusText || `HTTP ${httpStatus}`, { warnings, traceId });
   }
+}
+
+/** The trace id of a W3C `traceresponse` header (`00-<trace-id>-<span-id>-<flags>`), if well-formed. */
+export function traceIdOf(header: string | null | undefined): string | undefined {
+  const m = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec((header ?? '').trim());
+  return m && !/^0+$/.test(m[1]!) ? m[1] : undefined;
 }
 
 /** No HTTP answer: the connection failed or broke off. */

@@ -1,7 +1,7 @@
 // The HTTP client: request building, credentials, decoding, typed errors and Warning headers.
 // Framework-free; runs in browsers and Node 20 (global fetch).
 import { Decoder } from 'cbor-x';
-import { ApiError, NetworkError, isAbort } from './errors.js';
+import { ApiError, NetworkError, isAbort, traceIdOf } from './errors.js';
 import { mediaEssence } from './media.js';
 import { resourcePath, withQuery, type Query, type ResourceRef } from './paths.js';
 import { parseWarnings } from './warnings.js';
@@ -114,7 +114,7 @@ export class ApiClient {
         if (isAbort(e)) throw e;
         parsed = undefined;
       }
-      throw ApiError.from(res.status, parsed, res.statusText, warnings);
+      throw ApiError.from(res.status, parsed, res.statusText, warnings, traceIdOf(res.headers.get('traceresponse')));
     }
     return res;
   }

@@ -7,13 +7,17 @@ import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
 import { createAuthentication, needsAuthentication, tlsClientAuthOptions } from './http/authentication.js';
-import { createAuthorization } from './http/authorization.js';
+import { admissionAuthorizer, createAuthorization } from './http/authorization.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
 import { WatchCacheSet } from './watch/watch-cache.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './http/discovery.js';
 import { negotiate } from './http/negotiate.js';
-import { namespaceLifecycle } from './http/namespace-lifecycle.js';
+import { admissionPlugins, configDirOf } from './admission/plugins.js';
+import type { AdmissionAuthorizer } from './admission/cel.js';
+import { loadServerConfigs, type LoadedServerConfigs } from '../config/load.js';
+import { startTracing, traceRequest, tracedStore } from './tracing.js';
+import { PolicyTypeChecker } from './admission/type-check.js';
 import { OpenAPIService } from './http/openapi-service.js';
 import { requestInfo } from './http/request-info.js';
 import { installCodecs } from './http/codecs.js';
@@ -64,16 +68,24 @@ export interface Extension {
   install(server: { deps: ApiDeps; onClose(fn: () => Promise<void> | void): void }): Promise<void> | void;
 }
 
-export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string } = {}): Promise<ApiServer> {
+export async function startServer(
+  partial: Partial<ServerFlags> = {},
+  opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string; configs?: LoadedServerConfigs; authorizer?: AdmissionAuthorizer } = {},
+): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
+  // Admission and tracing configuration files (main.ts loads them once and passes them on).
+  const configs = opts.configs ?? (await loadServerConfigs({ admissionControlConfigFile: flags.admissionControlConfigFile, tracingConfigFile: flags.tracingConfigFile }));
+  const tracing = configs.tracing ? startTracing(configs.tracing) : undefined;
   // encryption at rest applies to the store built here (a store passed in brings its own transformer)
   const encryption = opts.store ? undefined : await EncryptionAtRest.start(flags, log);
-  const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log, transformer: encryption?.transformer });
+  const rawStore = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log, transformer: encryption?.transformer });
+  const store = tracing ? tracedStore(rawStore) : rawStore;
   // On etcd the server starts even while etcd is unreachable, and is ready only while its watch connection is up.
-  const etcd = etcdStoreOf(store);
+  const etcd = etcdStoreOf(rawStore);
   let ready = false;
   const closers: (() => Promise<void> | void)[] = [];
+  if (tracing) closers.push(() => tracing.shutdown());
 
   installCodecs();
   installPatchAlgorithms();
@@ -81,11 +93,15 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
-  admission.add(namespaceLifecycle(deps));
   const authentication = (deps.authentication = await createAuthentication({ flags, store, types, adminToken: opts.adminToken, log }));
   closers.push(() => authentication.close());
   const authorization = (deps.authorization = await createAuthorization({ flags, store, types, caches, admission, authentication, log }));
   closers.push(() => authorization.close());
+  const plugins = admissionPlugins({
+    store, types, config: configs.admission, configDir: configDirOf(flags.admissionControlConfigFile),
+    enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins, authorizer: opts.authorizer ?? admissionAuthorizer(authorization),
+  });
+  for (const p of plugins) admission.add(p);
   const crds = new CrdController({ store, types, admission, log });
   admission.add(crds.terminationAdmission());
   const openapi = new OpenAPIService(types);
@@ -197,7 +213,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
       });
-    handle(req, res).catch((e) => {
+    traceRequest(req, res, rawTarget(req.url).path, () => handle(req, res)).catch((e) => {
       if (!(e instanceof Error && 'status' in e) && flags.requestLog) log(`error: ${(e as Error)?.stack ?? e}`);
       try {
         writeError(req, res, e);
@@ -215,13 +231,16 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     await crds.start();
     closers.push(() => crds.stop());
     await authorization.start();
+    const policyTypes = new PolicyTypeChecker({ store, types, log });
+    await policyTypes.start();
+    closers.push(() => policyTypes.stop());
     const deletion = await startDeletionControllers({ store, types, admission, log });
     closers.push(() => deletion.stop());
     closers.push(() => caches.stopAll());
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.
-    const stopCompactor = startCompactor(compactionTarget(store), flags.compactionIntervalMs);
+    const stopCompactor = startCompactor(compactionTarget(rawStore), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
     if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, opts.adminToken);

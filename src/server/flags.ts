@@ -20,6 +20,8 @@ export interface ServerFlags {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   admissionControlConfigFile?: string;
+  enableAdmissionPlugins?: string[];
+  disableAdmissionPlugins?: string[];
   authenticationConfig?: string;
   authorizationConfig?: string;
   /** --authorization-mode: ordered authorizers (AlwaysAllow, AlwaysDeny, RBAC, Webhook). */
@@ -93,6 +95,8 @@ const FLAGS: Record<string, FlagDef> = {
   'tls-cert-file': def('string', 'serve HTTPS with this certificate', (f, v) => (f.tlsCertFile = v)),
   'tls-private-key-file': def('string', 'private key for --tls-cert-file', (f, v) => (f.tlsPrivateKeyFile = v)),
   'admission-control-config-file': def('string', 'AdmissionConfiguration file', (f, v) => (f.admissionControlConfigFile = v)),
+  'enable-admission-plugins': def('string', 'admission plugins to enable besides the default ones (comma-separated)', (f, v) => (f.enableAdmissionPlugins = v.split(',').map((s) => s.trim()).filter(Boolean))),
+  'disable-admission-plugins': def('string', 'admission plugins to disable (comma-separated)', (f, v) => (f.disableAdmissionPlugins = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
   'authorization-mode': def('string', 'comma-separated authorizers in order: AlwaysAllow, AlwaysDeny, RBAC, Webhook (default: AlwaysAllow for the local admin, RBAC once authentication is configured)', (f, v) => (f.authorizationMode = v.split(',').map((s) => s.trim()).filter(Boolean))),

@@ -24,8 +24,9 @@ async function main(argv: string[]): Promise<void> {
     await runProxy(flags);
     return;
   }
+  let configs;
   try {
-    const configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
+    configs = await loadServerConfigs({ ...flags, anonymousAuthFlagSet: flags.anonymousAuth !== undefined });
     for (const line of describeLoadedConfigs(configs)) process.stderr.write(`${line}\n`);
   } catch (e) {
     if (e instanceof ConfigLoadError) {
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<void> {
   let adminToken: string;
   try {
     adminToken = loadOrCreateAdminToken(flags.dataDir);
-    server = await startServer(flags, { adminToken });
+    server = await startServer(flags, { adminToken, configs });
   } catch (e) {
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);

@@ -36,8 +36,15 @@ export function withAuthenticatedGroup(u: UserInfo): UserInfo {
 }
 
 /** authentication/v1 UserInfo as sent on the wire (SelfSubjectReview, TokenReview). */
-export function userInfoJson(u: UserInfo): Record<string, unknown> {
-  const out: Record<string, unknown> = { username: u.name };
+export interface WireUserInfo {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export function userInfoJson(u: UserInfo): WireUserInfo {
+  const out: WireUserInfo = { username: u.name };
   if (u.uid) out.uid = u.uid;
   if (u.groups.length) out.groups = [...u.groups];
   if (Object.keys(u.extra).length) out.extra = Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, [...v]]));

@@ -1,5 +1,6 @@
 // Admission: mutating then validating plugins that see every write before it is stored.
 import type { KubeObject, ResourceType } from '../registry/types.js';
+import { inSpan } from '../tracing.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -13,6 +14,12 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   dryRun: boolean;
   user: string;
+  /** Full user info when the authenticator supplied it (AdmissionReview userInfo); else { username: user }. */
+  userInfo?: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  /** Where plugins add warnings for the client (Warning headers); absent on internal writes. */
+  warnings?: string[];
+  /** Create/Update/DeleteOptions of the request, as sent to webhooks (AdmissionReview request.options). */
+  options?: Record<string, unknown>;
 }
 
 export interface AdmissionPlugin {
@@ -31,10 +38,10 @@ export class AdmissionChain {
   }
 
   async admit(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit) await p.admit(a);
+    for (const p of this.plugins) if (p.admit) await inSpan(`Admit ${p.name}`, { 'admission.plugin': p.name, 'admission.operation': a.operation }, () => p.admit!(a));
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate) await p.validate(a);
+    for (const p of this.plugins) if (p.validate) await inSpan(`Validate ${p.name}`, { 'admission.plugin': p.name, 'admission.operation': a.operation }, () => p.validate!(a));
   }
 }

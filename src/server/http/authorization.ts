@@ -23,6 +23,7 @@ import type { RequestInfo } from './request-info.js';
 import { resourceStoreFor } from './api-handler.js';
 import { escalationCheck } from '../authz/escalation.js';
 import type { AdmissionChain } from './admission.js';
+import type { AdmissionAuthorizer } from '../admission/cel.js';
 
 export { AuthorizationSetupError };
 
@@ -251,4 +252,23 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
 function omitEmpty<T extends Record<string, unknown>>(o: T): T {
   for (const k of Object.keys(o)) if (Array.isArray(o[k]) && (o[k] as unknown[]).length === 0) delete o[k];
   return o;
+}
+
+/** The authorizer chain as the admission CEL `authorizer` variable sees it (ValidatingAdmissionPolicy). */
+export function admissionAuthorizer(z: Pick<Authorization, 'authorize'>): AdmissionAuthorizer {
+  return async (a) => {
+    const r = await z.authorize({
+      user: { name: a.user.username, uid: a.user.uid ?? '', groups: a.user.groups ?? [], extra: a.user.extra ?? {} },
+      verb: a.verb,
+      resourceRequest: a.path === undefined,
+      path: a.path ?? '',
+      apiGroup: a.group ?? '',
+      apiVersion: a.version ?? '',
+      resource: a.resource ?? '',
+      subresource: a.subresource ?? '',
+      namespace: a.namespace ?? '',
+      name: a.name ?? '',
+    });
+    return { decision: r.decision === 'Allow' ? 'allow' : r.decision === 'Deny' ? 'deny' : 'no-opinion', reason: r.reason, error: r.error };
+  };
 }

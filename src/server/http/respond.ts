@@ -1,6 +1,7 @@
 // Writing responses: negotiated objects, Status errors, warnings, gzip.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { tracer } from '../tracing.js';
 import { gzipSync } from 'node:zlib';
 import { StatusError, errors, type Status } from '../../api/status.js';
 import { StoreError } from '../storage/types.js';
@@ -140,7 +141,13 @@ export function writeObject(
   n: Negotiated,
   opts: ResponseOptions = {},
 ): void {
-  writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+  // upstream's "SerializeObject" span (responsewriters)
+  const span = tracer().startSpan('SerializeObject', { attributes: { 'encoding': n.encoding } });
+  try {
+    writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+  } finally {
+    span.end();
+  }
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -39,6 +39,10 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['authorization.service.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', 'Cluster', [], ''],
   ['authorization.service.io', 'v1', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', 'Cluster', [], ''],
   ['authorization.service.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', 'Cluster', [], ''],
+  ['admissionregistration.service.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', 'Cluster', [], ''],
+  ['admissionregistration.service.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', 'Cluster', [], ''],
+  ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', 'Cluster', [], 'status'],
+  ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', 'Cluster', [], ''],
 ];
 
 function type(plural: string, group = ''): ResourceType {

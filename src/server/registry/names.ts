@@ -11,6 +11,8 @@ export const GROUP_ALIASES: Record<string, string> = {
   'meta.k8s.io': 'meta.service.io',
   'apidiscovery.k8s.io': 'apidiscovery.service.io',
   'authentication.k8s.io': 'authentication.service.io',
+  'admissionregistration.k8s.io': 'admissionregistration.service.io',
+  'admission.k8s.io': 'admission.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

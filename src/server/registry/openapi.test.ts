@@ -41,6 +41,8 @@ describe('OpenAPI v3', () => {
     const idx = buildOpenAPIV3Index(types, builtinSchemas);
     expect(Object.keys(idx.paths)).toEqual([
       'api/v1',
+      'apis/admissionregistration.k8s.io/v1',
+      'apis/admissionregistration.service.io/v1',
       'apis/apiextensions.k8s.io/v1',
       'apis/apiextensions.service.io/v1',
       'apis/apps/v1',

@@ -42,11 +42,22 @@ export function ErrorState({ error, onRetry, compact }: { error: unknown; onRetr
         </ul>
       )}
       {hint && <div className="state-hint">{hint}</div>}
+      <TraceId error={error} />
       {onRetry && (
         <button className="btn" onClick={onRetry}>
           Retry
         </button>
       )}
+    </div>
+  );
+}
+
+/** The server's trace id of a failed call, to look the request up in the tracing backend. */
+export function TraceId({ error }: { error: unknown }) {
+  if (!(error instanceof ApiError) || !error.traceId) return null;
+  return (
+    <div className="state-hint" data-testid="trace-id">
+      Trace ID: <code>{error.traceId}</code>
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiVersionOf, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
 import { api } from '../api.js';
-import { describeError } from '../components/ErrorState.js';
+import { describeError, TraceId } from '../components/ErrorState.js';
 import { applyMergePatch, createMergePatch, withoutPath } from '../lib/patches.js';
 import { MonacoEditor, type EditorMarker } from '../monaco/index.js';
 import { ApplyConflictsPanel, RebasePanel } from './ConflictPanels.js';
@@ -433,6 +433,7 @@ export function FailureBanner({ failure, onClose, onReveal }: { failure: Failure
         {failure.stage === 'dry run' ? 'Dry run refused' : 'Save refused'}: {title}
       </strong>{' '}
       {(e as Error)?.message}
+      <TraceId error={e} />
       {failure.unplaced.length > 0 && (
         <ul className="plain-list">
           {failure.unplaced.map((u, i) => (

@@ -1,4 +1,5 @@
 // create (POST) and update (PUT): the shared create and update paths used by every write verb.
+import { userInfoJson } from '../../auth/user.js';
 import { errors } from '../../../api/status.js';
 import type { StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
@@ -39,7 +40,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   dedupOwnerReferences(s, obj);
   s.type.strategy.defaults?.(obj);
   trackUpdate(s, undefined, obj, '');
-  const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user };
+  const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, userInfo: userInfoJson(s.userInfo), warnings: s.warnings };
   await deps.admission.admit(attrs);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
   validateForStore(s.type, toValidate, undefined);
@@ -101,6 +102,8 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     oldObject: cur.obj,
     dryRun,
     user: s.user,
+    userInfo: userInfoJson(s.userInfo),
+    warnings: s.warnings,
   };
   await deps.admission.admit(attrs);
   validateForStore(s.type, next, cur.obj);
