@@ -39,6 +39,13 @@ const KINDS = [
   'core.v1.PersistentVolume', 'apps.v1.Deployment', 'apps.v1.ReplicaSet', 'apps.v1.StatefulSet', 'apps.v1.DaemonSet',
   'batch.v1.Job', 'batch.v1.CronJob', 'coordination.v1.Lease', 'rbac.v1.Role', 'rbac.v1.ClusterRole',
   'rbac.v1.RoleBinding', 'rbac.v1.ClusterRoleBinding', 'policy.v1.PodDisruptionBudget',
+  // the kinds real application bundles carry beyond the first set
+  'core.v1.ResourceQuota', 'core.v1.LimitRange', 'core.v1.ReplicationController', 'core.v1.PodTemplate',
+  'apps.v1.ControllerRevision', 'networking.v1.Ingress', 'networking.v1.IngressClass', 'networking.v1.NetworkPolicy',
+  'autoscaling.v2.HorizontalPodAutoscaler', 'autoscaling.v1.HorizontalPodAutoscaler', 'storage.v1.StorageClass',
+  'storage.v1.CSIDriver', 'storage.v1.CSINode', 'storage.v1.VolumeAttachment', 'storage.v1.CSIStorageCapacity',
+  'scheduling.v1.PriorityClass', 'discovery.v1.EndpointSlice', 'events.v1.Event', 'node.v1.RuntimeClass',
+  'admissionregistration.v1.ValidatingWebhookConfiguration', 'admissionregistration.v1.MutatingWebhookConfiguration',
 ].map((k) => API + k);
 
 const ROOTS = [
@@ -59,7 +66,8 @@ const ROOTS = [
 
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
-  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1']);
+  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'autoscaling/v2', 'networking.k8s.io/v1', 'storage.k8s.io/v1',
+  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import type { ApiDeps } from '../http/api-handler.js';
 import { resourceStoreFor } from '../http/api-handler.js';
+import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { mutateObject, typeForResource } from './controller-support.js';
 import { ensureCreated } from './internal-writer.js';
@@ -95,13 +96,13 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
       return true;
     });
 
-  const slices = typeForResource(deps.types, 'discovery.k8s.io', 'endpointslices');
+  const slices = typeForResource(deps.types, canonicalGroup('discovery.k8s.io'), 'endpointslices');
   if (slices) {
     const body = sliceBody(ip, opts.port);
     const made = await ensureCreated(
       deps,
       slices,
-      { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } }, ...body },
+      { apiVersion: `${slices.group}/v1`, kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } }, ...body },
       MANAGER,
       opts.signal,
     );

@@ -1,11 +1,12 @@
 // The built-in resource-type table: every kind served without a CRD.
 import { clusterTypes } from './builtin-cluster.js';
 import { coreTypes } from './builtin-core.js';
+import { platformTypes } from './builtin-platform.js';
 import { workloadTypes } from './builtin-workloads.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {

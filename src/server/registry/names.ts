@@ -9,6 +9,13 @@ export const GROUP_ALIASES: Record<string, string> = {
   'apiextensions.k8s.io': 'apiextensions.service.io',
   'meta.k8s.io': 'meta.service.io',
   'apidiscovery.k8s.io': 'apidiscovery.service.io',
+  'networking.k8s.io': 'networking.service.io',
+  'storage.k8s.io': 'storage.service.io',
+  'scheduling.k8s.io': 'scheduling.service.io',
+  'discovery.k8s.io': 'discovery.service.io',
+  'events.k8s.io': 'events.service.io',
+  'node.k8s.io': 'node.service.io',
+  'admissionregistration.k8s.io': 'admissionregistration.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

@@ -1,0 +1,638 @@
+// The kinds application bundles carry beyond workloads: remaining core/apps kinds, networking, autoscaling,
+// storage, scheduling, discovery, events, node and admission webhooks. Each is a table entry (schema from
+// builtin-definitions.json, columns as kubectl prints them — upstream pkg/printers/internalversion) plus its strategy.
+import { ageSince } from './age.js';
+import { type Obj, ageColumn, arr, builtinType, col, ensure, isEmptySelector, labelSelectorString, mapSelectorString, num, obj, orNone, podTemplateColumns, setDefault, str } from './builtin-helpers.js';
+import { defaultPodTemplate, validatePodTemplate } from './builtin-pod.js';
+import * as fe from './schema/field-errors.js';
+import type { FieldError, KubeObject, ResourceType, Strategy } from './types.js';
+
+const createdAt = col('Created At', (o) => o.metadata?.creationTimestamp ?? null, { type: 'date' });
+const spec = (o: KubeObject): Obj => obj(o.spec);
+const status = (o: KubeObject): Obj => obj(o.status);
+const field = (o: KubeObject, k: string): unknown => (o as Obj)[k];
+
+function immutableField(o: KubeObject, old: KubeObject | undefined, path: string, get: (x: KubeObject) => unknown, errs: FieldError[]): void {
+  if (old && JSON.stringify(get(o) ?? null) !== JSON.stringify(get(old) ?? null)) errs.push(fe.invalid(path, get(o) ?? null, 'field is immutable'));
+}
+
+// ---- ResourceQuota / LimitRange ----
+
+/** "name: used/hard" pairs, split into requests and limits (printResourceQuota). */
+function quotaCell(o: KubeObject, limits: boolean): string {
+  const hard = obj(spec(o).hard);
+  const used = obj(status(o).used);
+  return Object.keys(hard)
+    .filter((k) => k.startsWith('limits.') === limits)
+    .sort()
+    .map((k) => `${k}: ${str(used[k] ?? '0')}/${str(hard[k])}`)
+    .join(', ');
+}
+
+const QUOTA_SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];
+
+const quotaStrategy: Strategy = {
+  validate(o) {
+    const errs: FieldError[] = [];
+    for (const [k, v] of Object.entries(obj(spec(o).hard)))
+      if (typeof v === 'string' && v.startsWith('-')) errs.push(fe.invalid(`spec.hard[${k}]`, v, 'must be greater than or equal to 0'));
+    arr(spec(o).scopes).forEach((s, i) => {
+      if (!QUOTA_SCOPES.includes(str(s))) errs.push(fe.notSupported(`spec.scopes[${i}]`, s, QUOTA_SCOPES));
+    });
+    return errs;
+  },
+};
+
+const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
+
+const limitRangeStrategy: Strategy = {
+  validate(o) {
+    const errs: FieldError[] = [];
+    arr(spec(o).limits).forEach((l, i) => {
+      const t = str(obj(l).type);
+      if (!t) errs.push(fe.required(`spec.limits[${i}].type`));
+      else if (!LIMIT_TYPES.includes(t) && !t.includes('/')) errs.push(fe.notSupported(`spec.limits[${i}].type`, t, LIMIT_TYPES));
+    });
+    return errs;
+  },
+};
+
+// ---- ReplicationController / PodTemplate / ControllerRevision ----
+
+const rcStrategy: Strategy = {
+  defaults(o) {
+    const s = ensure(o as Obj, 'spec');
+    setDefault(s, 'replicas', 1);
+    setDefault(s, 'minReadySeconds', 0);
+    const labels = obj(obj(obj(s.template).metadata).labels);
+    // an empty selector defaults to the template's labels, and empty object labels to the selector (upstream SetDefaults_ReplicationController)
+    if (Object.keys(obj(s.selector)).length === 0 && Object.keys(labels).length) s.selector = { ...labels };
+    const meta = (o.metadata ??= {});
+    if (!meta.labels || Object.keys(meta.labels).length === 0) if (Object.keys(labels).length) meta.labels = Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, str(v)]));
+    defaultPodTemplate(s.template);
+  },
+  validate(o) {
+    const errs: FieldError[] = [];
+    const s = spec(o);
+    const selector = obj(s.selector);
+    if (Object.keys(selector).length === 0) errs.push(fe.required('spec.selector'));
+    const labels = obj(obj(obj(s.template).metadata).labels);
+    if (Object.keys(selector).some((k) => labels[k] !== selector[k]))
+      errs.push(fe.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    if (typeof s.replicas === 'number' && s.replicas < 0) errs.push(fe.invalid('spec.replicas', s.replicas, 'must be greater than or equal to 0'));
+    errs.push(...validatePodTemplate(s.template, 'spec.template', { restartPolicies: ['Always'] }));
+    return errs;
+  },
+};
+
+const podTemplateStrategy: Strategy = {
+  defaults(o) {
+    defaultPodTemplate(field(o, 'template'));
+  },
+  validate: (o) => validatePodTemplate(field(o, 'template'), 'template', {}),
+};
+
+const controllerRevisionStrategy: Strategy = {
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const rev = field(o, 'revision');
+    if (typeof rev === 'number' && rev < 0) errs.push(fe.invalid('revision', rev, 'must be greater than or equal to 0'));
+    immutableField(o, old, 'data', (x) => field(x, 'data'), errs);
+    return errs;
+  },
+};
+
+function controllerOf(o: KubeObject): string {
+  const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.controller);
+  if (!ref) return '<none>';
+  const av = str(ref.apiVersion);
+  const group = av.includes('/') ? av.slice(0, av.indexOf('/')) : '';
+  return `${ref.kind.toLowerCase()}${group ? '.' + group : ''}/${ref.name}`;
+}
+
+// ---- networking ----
+
+function ingressHosts(o: KubeObject): string {
+  const hosts = arr(spec(o).rules)
+    .map((r) => str(obj(r).host))
+    .filter(Boolean);
+  if (hosts.length === 0) return '*';
+  return hosts.length > 4 ? `${hosts.slice(0, 4).join(',')} + ${hosts.length - 4} more...` : hosts.join(',');
+}
+
+function loadBalancerAddress(lb: unknown): string {
+  const ing = arr(obj(lb).ingress).map((i) => str(obj(i).ip) || str(obj(i).hostname)).filter(Boolean);
+  return ing.join(',');
+}
+
+const PATH_TYPES = ['Exact', 'Prefix', 'ImplementationSpecific'];
+
+function validateBackend(b: unknown, path: string, errs: FieldError[]): void {
+  const be = obj(b);
+  const svc = be.service === undefined ? undefined : obj(be.service);
+  if (svc && be.resource !== undefined) errs.push(fe.invalid(path, be, 'cannot set both service and resource backends'));
+  else if (!svc && be.resource === undefined) errs.push(fe.invalid(path, be, 'must specify either service or resource'));
+  if (svc) {
+    if (!str(svc.name)) errs.push(fe.required(`${path}.service.name`));
+    const port = obj(svc.port);
+    if (port.name !== undefined && port.number !== undefined) errs.push(fe.invalid(`${path}.service.port`, port, 'cannot specify both port name and port number'));
+    else if (port.name === undefined && port.number === undefined) errs.push(fe.required(`${path}.service.port`, 'port name or number is required'));
+    if (typeof port.number === 'number' && (port.number < 1 || port.number > 65535)) errs.push(fe.invalid(`${path}.service.port.number`, port.number, 'must be between 1 and 65535, inclusive'));
+  }
+}
+
+const ingressStrategy: Strategy = {
+  validate(o) {
+    const errs: FieldError[] = [];
+    const s = spec(o);
+    if (s.defaultBackend !== undefined) validateBackend(s.defaultBackend, 'spec.defaultBackend', errs);
+    if (s.defaultBackend === undefined && arr(s.rules).length === 0) errs.push(fe.invalid('spec.rules', [], 'either `defaultBackend` or `rules` must be specified'));
+    arr(s.rules).forEach((r, i) => {
+      const host = str(obj(r).host);
+      if (host && /^\d+\.\d+\.\d+\.\d+$/.test(host)) errs.push(fe.invalid(`spec.rules[${i}].host`, host, 'must be a DNS name, not an IP address'));
+      const http = obj(r).http;
+      if (http === undefined) return;
+      const paths = arr(obj(http).paths);
+      if (paths.length === 0) errs.push(fe.required(`spec.rules[${i}].http.paths`));
+      paths.forEach((p, j) => {
+        const pp = `spec.rules[${i}].http.paths[${j}]`;
+        const pt = obj(p).pathType;
+        if (pt === undefined) errs.push(fe.required(`${pp}.pathType`, 'pathType must be specified'));
+        else if (!PATH_TYPES.includes(str(pt))) errs.push(fe.notSupported(`${pp}.pathType`, pt, PATH_TYPES));
+        const pathValue = obj(p).path;
+        if ((pt === 'Exact' || pt === 'Prefix') && !str(pathValue).startsWith('/')) errs.push(fe.invalid(`${pp}.path`, pathValue ?? '', "must be an absolute path"));
+        validateBackend(obj(p).backend, `${pp}.backend`, errs);
+      });
+    });
+    return errs;
+  },
+};
+
+const ingressClassStrategy: Strategy = {
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const controller = str(spec(o).controller);
+    if (!controller) errs.push(fe.required('spec.controller'));
+    else if (controller.length > 250) errs.push({ type: 'FieldValueTooLong', field: 'spec.controller', detail: 'Too long: may not be more than 250 bytes', badValue: controller });
+    immutableField(o, old, 'spec.controller', (x) => spec(x).controller, errs);
+    return errs;
+  },
+};
+
+const POLICY_TYPES = ['Ingress', 'Egress'];
+
+const networkPolicyStrategy: Strategy = {
+  defaults(o) {
+    const s = ensure(o as Obj, 'spec');
+    setDefault(s, 'podSelector', {});
+    // upstream: Ingress always, Egress when egress rules are present
+    if (s.policyTypes === undefined || (Array.isArray(s.policyTypes) && s.policyTypes.length === 0))
+      s.policyTypes = Array.isArray(s.egress) && s.egress.length ? ['Ingress', 'Egress'] : ['Ingress'];
+    for (const dir of ['ingress', 'egress'])
+      for (const r of arr(s[dir]))
+        for (const p of arr(obj(r).ports)) if (p && typeof p === 'object') setDefault(p as Obj, 'protocol', 'TCP');
+  },
+  validate(o) {
+    const errs: FieldError[] = [];
+    arr(spec(o).policyTypes).forEach((t, i) => {
+      if (!POLICY_TYPES.includes(str(t))) errs.push(fe.notSupported(`spec.policyTypes[${i}]`, t, POLICY_TYPES));
+    });
+    return errs;
+  },
+};
+
+// ---- autoscaling/v2 ----
+
+function hpaTargets(o: KubeObject): string {
+  const metrics = arr(spec(o).metrics).map(obj);
+  if (metrics.length === 0) return '<none>';
+  const current = arr(status(o).currentMetrics).map(obj);
+  const parts = metrics.map((m, i) => {
+    const cur = current[i] ?? {};
+    if (m.type === 'Resource') {
+      const t = obj(obj(m.resource).target);
+      const c = obj(obj(cur.resource).current);
+      const name = str(obj(m.resource).name);
+      if (t.averageUtilization !== undefined) return `${name}: ${c.averageUtilization !== undefined ? `${num(c.averageUtilization)}%` : '<unknown>'}/${num(t.averageUtilization)}%`;
+      return `${name}: ${str(c.averageValue) || '<unknown>'}/${str(t.averageValue ?? t.value)}`;
+    }
+    const kind = str(m.type);
+    const block = obj(m[kind.charAt(0).toLowerCase() + kind.slice(1)]);
+    const t = obj(block.target);
+    return `${str(c(cur, kind).averageValue ?? c(cur, kind).value) || '<unknown>'}/${str(t.averageValue ?? t.value)}${t.type === 'AverageValue' ? ' (avg)' : ''}`;
+  });
+  return parts.length > 2 ? `${parts.slice(0, 2).join(', ')} + ${parts.length - 2} more...` : parts.join(', ');
+}
+
+function c(cur: Obj, kind: string): Obj {
+  return obj(obj(cur[kind.charAt(0).toLowerCase() + kind.slice(1)]).current);
+}
+
+const METRIC_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
+
+const hpaStrategy: Strategy = {
+  defaults(o) {
+    const s = ensure(o as Obj, 'spec');
+    setDefault(s, 'minReplicas', 1);
+    // autoscaling/v2 SetDefaults_HorizontalPodAutoscaler: no metrics means 80% average CPU utilization
+    if (!Array.isArray(s.metrics) || s.metrics.length === 0)
+      s.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  },
+  validate(o) {
+    const errs: FieldError[] = [];
+    const s = spec(o);
+    const ref = obj(s.scaleTargetRef);
+    if (!str(ref.kind)) errs.push(fe.required('spec.scaleTargetRef.kind'));
+    if (!str(ref.name)) errs.push(fe.required('spec.scaleTargetRef.name'));
+    const min = s.minReplicas;
+    const max = num(s.maxReplicas);
+    if (typeof min === 'number' && min < 1) errs.push(fe.invalid('spec.minReplicas', min, 'must be greater than or equal to 1'));
+    if (max < 1) errs.push(fe.invalid('spec.maxReplicas', s.maxReplicas ?? 0, 'must be greater than 0'));
+    if (typeof min === 'number' && max < min) errs.push(fe.invalid('spec.maxReplicas', s.maxReplicas, 'must be greater than or equal to `minReplicas`'));
+    arr(s.metrics).forEach((m, i) => {
+      const t = obj(m).type;
+      if (!METRIC_TYPES.includes(str(t))) errs.push(fe.notSupported(`spec.metrics[${i}].type`, t, METRIC_TYPES));
+    });
+    return errs;
+  },
+};
+
+// ---- storage ----
+
+const RECLAIM = ['Delete', 'Retain'];
+const BINDING = ['Immediate', 'WaitForFirstConsumer'];
+
+const storageClassStrategy: Strategy = {
+  defaults(o) {
+    const x = o as Obj;
+    setDefault(x, 'reclaimPolicy', 'Delete');
+    setDefault(x, 'volumeBindingMode', 'Immediate');
+  },
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const x = o as Obj;
+    if (!str(x.provisioner)) errs.push(fe.required('provisioner'));
+    if (x.reclaimPolicy !== undefined && !RECLAIM.includes(str(x.reclaimPolicy))) errs.push(fe.notSupported('reclaimPolicy', x.reclaimPolicy, RECLAIM));
+    if (x.volumeBindingMode !== undefined && !BINDING.includes(str(x.volumeBindingMode))) errs.push(fe.notSupported('volumeBindingMode', x.volumeBindingMode, BINDING));
+    for (const f of ['parameters', 'provisioner', 'reclaimPolicy', 'volumeBindingMode'])
+      immutableField(o, old, f, (y) => (y as Obj)[f], errs);
+    return errs;
+  },
+};
+
+const csiDriverStrategy: Strategy = {
+  defaults(o) {
+    const s = ensure(o as Obj, 'spec');
+    setDefault(s, 'attachRequired', true);
+    setDefault(s, 'podInfoOnMount', false);
+    setDefault(s, 'storageCapacity', false);
+    setDefault(s, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
+    setDefault(s, 'requiresRepublish', false);
+    setDefault(s, 'seLinuxMount', false);
+    setDefault(s, 'volumeLifecycleModes', ['Persistent']);
+  },
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    immutableField(o, old, 'spec.attachRequired', (x) => spec(x).attachRequired, errs);
+    immutableField(o, old, 'spec.volumeLifecycleModes', (x) => spec(x).volumeLifecycleModes, errs);
+    return errs;
+  },
+};
+
+const volumeAttachmentStrategy: Strategy = {
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const s = spec(o);
+    if (!str(s.attacher)) errs.push(fe.required('spec.attacher'));
+    if (!str(s.nodeName)) errs.push(fe.required('spec.nodeName'));
+    const src = obj(s.source);
+    if ((src.persistentVolumeName === undefined) === (src.inlineVolumeSpec === undefined))
+      errs.push(fe.required('spec.source', 'must specify exactly one of inlineVolumeSpec and persistentVolumeName'));
+    immutableField(o, old, 'spec', spec, errs);
+    return errs;
+  },
+};
+
+const csiNodeStrategy: Strategy = {};
+const capacityStrategy: Strategy = {
+  validate(o) {
+    return str(field(o, 'storageClassName')) ? [] : [fe.required('storageClassName')];
+  },
+};
+
+// ---- scheduling ----
+
+const PREEMPTION = ['Never', 'PreemptLowerPriority'];
+/** Upstream reserves values above one billion (HighestUserDefinablePriority) for system classes. */
+const HIGHEST_USER_PRIORITY = 1_000_000_000;
+
+const priorityClassStrategy: Strategy = {
+  defaults(o) {
+    setDefault(o as Obj, 'preemptionPolicy', 'PreemptLowerPriority');
+  },
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const x = o as Obj;
+    const name = o.metadata?.name ?? '';
+    if (typeof x.value === 'number' && x.value > HIGHEST_USER_PRIORITY && !name.startsWith('system-'))
+      errs.push(fe.invalid('value', x.value, `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
+    if (name.startsWith('system-') && !['system-node-critical', 'system-cluster-critical'].includes(name))
+      errs.push(fe.forbidden('metadata.name', "priority class names with 'system-' prefix are reserved for system use only"));
+    if (x.preemptionPolicy !== undefined && !PREEMPTION.includes(str(x.preemptionPolicy))) errs.push(fe.notSupported('preemptionPolicy', x.preemptionPolicy, PREEMPTION));
+    immutableField(o, old, 'value', (y) => (y as Obj).value, errs);
+    immutableField(o, old, 'preemptionPolicy', (y) => (y as Obj).preemptionPolicy, errs);
+    return errs;
+  },
+};
+
+// ---- discovery ----
+
+const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
+
+function slicePorts(o: KubeObject): string {
+  const ports = arr(field(o, 'ports')).map((p) => num(obj(p).port));
+  if (ports.length === 0) return '<unset>';
+  return ports.length > 3 ? `${ports.slice(0, 3).join(',')} + ${ports.length - 3} more...` : ports.join(',');
+}
+
+function sliceEndpoints(o: KubeObject): string {
+  const addrs = arr(field(o, 'endpoints')).flatMap((e) => arr(obj(e).addresses).map(str));
+  if (addrs.length === 0) return '<unset>';
+  return addrs.length > 3 ? `${addrs.slice(0, 3).join(',')} + ${addrs.length - 3} more...` : addrs.join(',');
+}
+
+const endpointSliceStrategy: Strategy = {
+  defaults(o) {
+    for (const p of arr(field(o, 'ports'))) if (p && typeof p === 'object') setDefault(p as Obj, 'protocol', 'TCP');
+    for (const p of arr(field(o, 'ports'))) if (p && typeof p === 'object') setDefault(p as Obj, 'name', '');
+  },
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const at = field(o, 'addressType');
+    if (at === undefined) errs.push(fe.required('addressType'));
+    else if (!ADDRESS_TYPES.includes(str(at))) errs.push(fe.notSupported('addressType', at, ADDRESS_TYPES));
+    arr(field(o, 'endpoints')).forEach((e, i) => {
+      const addrs = arr(obj(e).addresses);
+      if (addrs.length === 0) errs.push(fe.required(`endpoints[${i}].addresses`, 'must contain at least 1 address'));
+    });
+    immutableField(o, old, 'addressType', (x) => field(x, 'addressType'), errs);
+    return errs;
+  },
+};
+
+// ---- events.k8s.io ----
+
+function eventsV1LastSeen(o: KubeObject): string {
+  const ts = str(obj(field(o, 'series')).lastObservedTime) || str(field(o, 'deprecatedLastTimestamp')) || str(field(o, 'eventTime'));
+  return ts ? ageSince(ts) : '<unknown>';
+}
+
+const regarding = (o: KubeObject) => obj(field(o, 'regarding'));
+
+const eventsV1Strategy: Strategy = {
+  allowCreateOnUpdate: true,
+  validate(o) {
+    const errs: FieldError[] = [];
+    // events.k8s.io/v1 requires eventTime, reportingController, reportingInstance and action on create (ValidateEventCreate)
+    if (!str(field(o, 'eventTime'))) errs.push(fe.required('eventTime'));
+    if (!str(field(o, 'reportingController'))) errs.push(fe.required('reportingController'));
+    if (!str(field(o, 'reportingInstance'))) errs.push(fe.required('reportingInstance'));
+    if (!str(field(o, 'action'))) errs.push(fe.required('action'));
+    const t = field(o, 'type');
+    if (t !== 'Normal' && t !== 'Warning') errs.push(fe.notSupported('type', t ?? '', ['Normal', 'Warning']));
+    if (str(field(o, 'note')).length > 1024) errs.push({ type: 'FieldValueTooLong', field: 'note', detail: 'Too long: may not be more than 1024 bytes', badValue: field(o, 'note') });
+    return errs;
+  },
+};
+
+// ---- node ----
+
+const runtimeClassStrategy: Strategy = {
+  validate(o, old) {
+    const errs: FieldError[] = [];
+    const handler = str(field(o, 'handler'));
+    if (!handler) errs.push(fe.required('handler'));
+    else if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(handler) || handler.length > 63)
+      errs.push(fe.invalid('handler', handler, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    immutableField(o, old, 'handler', (x) => field(x, 'handler'), errs);
+    return errs;
+  },
+};
+
+// ---- admission webhooks ----
+
+const FAILURE_POLICIES = ['Fail', 'Ignore'];
+const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+
+function webhookStrategy(mutating: boolean): Strategy {
+  return {
+    defaults(o) {
+      for (const w of arr(field(o, 'webhooks'))) {
+        if (!w || typeof w !== 'object') continue;
+        const h = w as Obj;
+        setDefault(h, 'failurePolicy', 'Fail');
+        setDefault(h, 'matchPolicy', 'Equivalent');
+        setDefault(h, 'namespaceSelector', {});
+        setDefault(h, 'objectSelector', {});
+        setDefault(h, 'timeoutSeconds', 10);
+        if (mutating) setDefault(h, 'reinvocationPolicy', 'Never');
+        for (const r of arr(h.rules)) if (r && typeof r === 'object') setDefault(r as Obj, 'scope', '*');
+        const svc = obj(obj(h.clientConfig).service);
+        if (obj(h.clientConfig).service !== undefined) setDefault(svc, 'port', 443);
+      }
+    },
+    validate(o) {
+      const errs: FieldError[] = [];
+      const names = new Set<string>();
+      arr(field(o, 'webhooks')).forEach((w, i) => {
+        const h = obj(w);
+        const p = `webhooks[${i}]`;
+        const name = str(h.name);
+        if (!name) errs.push(fe.required(`${p}.name`));
+        else if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: `${p}.name`, detail: `Duplicate value: "${name}"`, badValue: name });
+        else if (name.split('.').length < 3) errs.push(fe.invalid(`${p}.name`, name, 'should be a domain with at least three segments separated by dots'));
+        names.add(name);
+        if (h.sideEffects === undefined) errs.push(fe.required(`${p}.sideEffects`));
+        else if (!SIDE_EFFECTS.includes(str(h.sideEffects))) errs.push(fe.notSupported(`${p}.sideEffects`, h.sideEffects, SIDE_EFFECTS));
+        if (arr(h.admissionReviewVersions).length === 0) errs.push(fe.required(`${p}.admissionReviewVersions`, 'must specify one of v1, v1beta1'));
+        if (h.failurePolicy !== undefined && !FAILURE_POLICIES.includes(str(h.failurePolicy))) errs.push(fe.notSupported(`${p}.failurePolicy`, h.failurePolicy, FAILURE_POLICIES));
+        const cc = obj(h.clientConfig);
+        if ((cc.url === undefined) === (cc.service === undefined)) errs.push(fe.required(`${p}.clientConfig`, 'exactly one of url or service is required'));
+        const t = h.timeoutSeconds;
+        if (typeof t === 'number' && (t < 1 || t > 30)) errs.push(fe.invalid(`${p}.timeoutSeconds`, t, 'the timeout value must be between 1 and 30 seconds'));
+      });
+      return errs;
+    },
+  };
+}
+
+const webhookCount = col('Webhooks', (o) => arr(field(o, 'webhooks')).length, { type: 'integer' });
+
+// ---- the table ----
+
+const API = 'io.k8s.api.';
+const CORE = API + 'core.v1.';
+const rcTemplate = (o: KubeObject) => obj(spec(o).template);
+
+export const platformTypes: ResourceType[] = [
+  builtinType({
+    group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', schemaRef: CORE + 'ResourceQuota', scope: 'Namespaced',
+    shortNames: ['quota'], status: true, strategy: quotaStrategy,
+    columns: [ageColumn, col('Request', (o) => quotaCell(o, false)), col('Limit', (o) => quotaCell(o, true))],
+  }),
+  builtinType({
+    group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', schemaRef: CORE + 'LimitRange', scope: 'Namespaced',
+    shortNames: ['limits'], strategy: limitRangeStrategy, columns: [createdAt],
+  }),
+  builtinType({
+    group: '', version: 'v1', kind: 'ReplicationController', plural: 'replicationcontrollers', schemaRef: CORE + 'ReplicationController',
+    scope: 'Namespaced', shortNames: ['rc'], categories: ['all'], status: true, scale: true, strategy: rcStrategy,
+    columns: [
+      col('Desired', (o) => num(spec(o).replicas), { type: 'integer' }),
+      col('Current', (o) => num(status(o).replicas), { type: 'integer' }),
+      col('Ready', (o) => num(status(o).readyReplicas), { type: 'integer' }),
+      ageColumn,
+      ...podTemplateColumns(rcTemplate).concat(col('Selector', (o) => mapSelectorString(spec(o).selector), { priority: 1 })),
+    ],
+  }),
+  builtinType({
+    group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', schemaRef: CORE + 'PodTemplate', scope: 'Namespaced',
+    strategy: podTemplateStrategy,
+    columns: [
+      ...podTemplateColumns((o) => obj(field(o, 'template'))).map((x) => ({ ...x, priority: undefined })),
+      col('Pod Labels', (o) => mapSelectorString(obj(obj(field(o, 'template')).metadata).labels)),
+    ],
+  }),
+  builtinType({
+    group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', schemaRef: API + 'apps.v1.ControllerRevision',
+    scope: 'Namespaced', strategy: controllerRevisionStrategy,
+    columns: [col('Controller', controllerOf), col('Revision', (o) => num(field(o, 'revision')), { type: 'integer' }), ageColumn],
+  }),
+  builtinType({
+    group: 'networking.service.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', schemaRef: API + 'networking.v1.Ingress',
+    scope: 'Namespaced', shortNames: ['ing'], status: true, strategy: ingressStrategy,
+    columns: [
+      col('Class', (o) => str(spec(o).ingressClassName) || '<none>'),
+      col('Hosts', ingressHosts),
+      col('Address', (o) => loadBalancerAddress(status(o).loadBalancer)),
+      col('Ports', (o) => (arr(spec(o).tls).length ? '80, 443' : '80')),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'networking.service.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', schemaRef: API + 'networking.v1.IngressClass',
+    scope: 'Cluster', strategy: ingressClassStrategy,
+    columns: [
+      col('Controller', (o) => str(spec(o).controller)),
+      col('Parameters', (o) => {
+        const p = obj(spec(o).parameters);
+        if (!str(p.name)) return '<none>';
+        return `${str(p.kind)}.${str(p.apiGroup)}/${str(p.name)}`;
+      }),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'networking.service.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', schemaRef: API + 'networking.v1.NetworkPolicy',
+    scope: 'Namespaced', shortNames: ['netpol'], strategy: networkPolicyStrategy,
+    columns: [col('Pod-Selector', (o) => (isEmptySelector(spec(o).podSelector) ? '<none>' : labelSelectorString(spec(o).podSelector))), ageColumn],
+  }),
+  builtinType({
+    group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', schemaRef: API + 'autoscaling.v2.HorizontalPodAutoscaler',
+    scope: 'Namespaced', shortNames: ['hpa'], categories: ['all'], status: true, strategy: hpaStrategy,
+    columns: [
+      col('Reference', (o) => `${str(obj(spec(o).scaleTargetRef).kind)}/${str(obj(spec(o).scaleTargetRef).name)}`),
+      col('Targets', hpaTargets),
+      col('MinPods', (o) => (spec(o).minReplicas === undefined ? '<unset>' : String(num(spec(o).minReplicas)))),
+      col('MaxPods', (o) => num(spec(o).maxReplicas), { type: 'integer' }),
+      col('Replicas', (o) => num(status(o).currentReplicas), { type: 'integer' }),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'storage.service.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', schemaRef: API + 'storage.v1.StorageClass',
+    scope: 'Cluster', shortNames: ['sc'], strategy: storageClassStrategy,
+    columns: [
+      col('Provisioner', (o) => str(field(o, 'provisioner'))),
+      col('ReclaimPolicy', (o) => str(field(o, 'reclaimPolicy')) || 'Delete'),
+      col('VolumeBindingMode', (o) => str(field(o, 'volumeBindingMode')) || 'Immediate'),
+      col('AllowVolumeExpansion', (o) => field(o, 'allowVolumeExpansion') === true, { type: 'boolean' }),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'storage.service.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', schemaRef: API + 'storage.v1.CSIDriver',
+    scope: 'Cluster', strategy: csiDriverStrategy,
+    columns: [
+      col('AttachRequired', (o) => spec(o).attachRequired !== false, { type: 'boolean' }),
+      col('PodInfoOnMount', (o) => spec(o).podInfoOnMount === true, { type: 'boolean' }),
+      col('StorageCapacity', (o) => spec(o).storageCapacity === true, { type: 'boolean' }),
+      col('TokenRequests', (o) => orNone(arr(spec(o).tokenRequests).map((t) => str(obj(t).audience)).join(','))),
+      col('RequiresRepublish', (o) => spec(o).requiresRepublish === true, { type: 'boolean' }),
+      col('Modes', (o) => orNone(arr(spec(o).volumeLifecycleModes).map(str).join(','))),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'storage.service.io', version: 'v1', kind: 'CSINode', plural: 'csinodes', schemaRef: API + 'storage.v1.CSINode',
+    scope: 'Cluster', strategy: csiNodeStrategy,
+    columns: [col('Drivers', (o) => arr(spec(o).drivers).length, { type: 'integer' }), ageColumn],
+  }),
+  builtinType({
+    group: 'storage.service.io', version: 'v1', kind: 'VolumeAttachment', plural: 'volumeattachments', schemaRef: API + 'storage.v1.VolumeAttachment',
+    scope: 'Cluster', status: true, strategy: volumeAttachmentStrategy,
+    columns: [
+      col('Attacher', (o) => str(spec(o).attacher)),
+      col('PV', (o) => str(obj(spec(o).source).persistentVolumeName)),
+      col('Node', (o) => str(spec(o).nodeName)),
+      col('Attached', (o) => status(o).attached === true, { type: 'boolean' }),
+      ageColumn,
+    ],
+  }),
+  builtinType({
+    group: 'storage.service.io', version: 'v1', kind: 'CSIStorageCapacity', plural: 'csistoragecapacities', schemaRef: API + 'storage.v1.CSIStorageCapacity',
+    scope: 'Namespaced', strategy: capacityStrategy,
+    columns: [col('StorageClassName', (o) => str(field(o, 'storageClassName'))), col('Capacity', (o) => str(field(o, 'capacity'))), ageColumn],
+  }),
+  builtinType({
+    group: 'scheduling.service.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', schemaRef: API + 'scheduling.v1.PriorityClass',
+    scope: 'Cluster', shortNames: ['pc'], strategy: priorityClassStrategy,
+    columns: [
+      col('Value', (o) => num(field(o, 'value')), { type: 'integer' }),
+      col('Global-Default', (o) => field(o, 'globalDefault') === true, { type: 'boolean' }),
+      ageColumn,
+      col('PreemptionPolicy', (o) => str(field(o, 'preemptionPolicy'))),
+    ],
+  }),
+  builtinType({
+    group: 'discovery.service.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', schemaRef: API + 'discovery.v1.EndpointSlice',
+    scope: 'Namespaced', strategy: endpointSliceStrategy,
+    columns: [col('AddressType', (o) => str(field(o, 'addressType'))), col('Ports', slicePorts), col('Endpoints', sliceEndpoints), ageColumn],
+  }),
+  builtinType({
+    group: 'events.service.io', version: 'v1', kind: 'Event', plural: 'events', schemaRef: API + 'events.v1.Event',
+    scope: 'Namespaced', shortNames: ['ev'], strategy: eventsV1Strategy,
+    columns: [
+      col('Last Seen', eventsV1LastSeen),
+      col('Type', (o) => str(field(o, 'type'))),
+      col('Reason', (o) => str(field(o, 'reason'))),
+      col('Object', (o) => `${str(regarding(o).kind).toLowerCase()}/${str(regarding(o).name)}`),
+      col('Message', (o) => str(field(o, 'note')).trim()),
+    ],
+  }),
+  builtinType({
+    group: 'node.service.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', schemaRef: API + 'node.v1.RuntimeClass',
+    scope: 'Cluster', strategy: runtimeClassStrategy,
+    columns: [col('Handler', (o) => str(field(o, 'handler'))), ageColumn],
+  }),
+  builtinType({
+    group: 'admissionregistration.service.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations',
+    schemaRef: API + 'admissionregistration.v1.ValidatingWebhookConfiguration', scope: 'Cluster', categories: ['api-extensions'],
+    strategy: webhookStrategy(false), columns: [webhookCount, ageColumn],
+  }),
+  builtinType({
+    group: 'admissionregistration.service.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations',
+    schemaRef: API + 'admissionregistration.v1.MutatingWebhookConfiguration', scope: 'Cluster', categories: ['api-extensions'],
+    strategy: webhookStrategy(true), columns: [webhookCount, ageColumn],
+  }),
+];
