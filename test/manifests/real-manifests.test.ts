@@ -95,6 +95,17 @@ describe.skipIf(available.length === 0)('real manifests across kubectl versions'
     }
   });
 
+  it('resolves short names once: no alias warning, no duplicates in `get all`', async () => {
+    const v = available[available.length - 1]!;
+    const crds = await run(v, ['get', 'crd']);
+    expect(crds.stderr).toBe('');
+    const all = await run(v, ['get', 'all', '-n', ns(v, 'csa'), '-o', 'name']);
+    expect(all.stderr).toBe('');
+    const names = lines(all.stdout);
+    expect(names).toEqual([...new Set(names)]);
+    expect(names).toEqual(expect.arrayContaining(['horizontalpodautoscaler.autoscaling/web', 'replicationcontroller/legacy', 'deployment.apps/web']));
+  });
+
   it('explains every new kind on the oldest and newest client', async () => {
     const kinds = ['ingresses', 'ingressclasses', 'networkpolicies', 'horizontalpodautoscalers', 'storageclasses', 'csidrivers', 'volumeattachments',
       'priorityclasses', 'endpointslices', 'resourcequotas', 'limitranges', 'replicationcontrollers', 'podtemplates',
