@@ -106,6 +106,30 @@ describe.skipIf(available.length === 0)('real manifests across kubectl versions'
     expect(names).toEqual(expect.arrayContaining(['horizontalpodautoscaler.autoscaling/web', 'replicationcontroller/legacy', 'deployment.apps/web']));
   });
 
+  it('reports an unknown kind for its one object and applies the rest of the file', async () => {
+    const doc = `apiVersion: nope.example.com/v1
+kind: Thing
+metadata:
+  name: t
+  namespace: default
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: after-unknown
+  namespace: default
+data:
+  a: "1"
+`;
+    const results = await Promise.all([available[0]!, available[available.length - 1]!].map((v) => run(v, ['apply', '-f', '-'], doc)));
+    for (const r of results) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^configmap\/after-unknown (created|unchanged)$/m);
+      expect(r.stderr).toMatch(/no matches for kind "Thing" in version "nope.example.com\/v1"/);
+      expect(r.stderr).not.toMatch(/content type/);
+    }
+  });
+
   it('explains every new kind on the oldest and newest client', async () => {
     const kinds = ['ingresses', 'ingressclasses', 'networkpolicies', 'horizontalpodautoscalers', 'storageclasses', 'csidrivers', 'volumeattachments',
       'priorityclasses', 'endpointslices', 'resourcequotas', 'limitranges', 'replicationcontrollers', 'podtemplates',
