@@ -1,5 +1,6 @@
 // watch: a chunked stream of events from the type's watch cache, with the spec's start semantics,
 // bookmarks, streaming lists (sendInitialEvents), timeouts and slow-consumer protection.
+import { StoreError } from '../../storage/types.js';
 import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import { cachedEncoding } from '../../watch/encode-cache.js';
@@ -54,6 +55,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   let initial: KubeObject[] | undefined;
   let startRev: number;
   let initialEventsEnd = false;
+  let compactedStart = false;
   if (opts.sendInitialEvents !== undefined) {
     if (rv === undefined) await cache.waitConsistent();
     else if (rv > 0) await cache.waitFresh(rv);
@@ -74,6 +76,9 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   } else {
     await cache.start();
     startRev = rv;
+    // the retained-history rule holds for watches as for lists: a start the store has compacted away is
+    // 410 even when the watch cache still holds those events
+    compactedStart = await isCompacted(s, rv);
   }
 
   const res = s.res;
@@ -160,15 +165,22 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   if (initial) for (const o of initial) if (!filtered || matches(o)) write(frame('ADDED', o));
   if (initialEventsEnd && opts.allowWatchBookmarks) write(bookmark(startRev, true));
 
+  const expired = () => {
+    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
+    res.write(enc.event('ERROR', enc.object(status)));
+  };
+  if (compactedStart) {
+    expired();
+    finish();
+    await closedPromise;
+    return;
+  }
   try {
     unregister = cache.watch(prefix, startRev, {
       push: (ev) => ev.revision <= startRev || write(toFrame(ev)),
       progress: (r) => (lastRev = r),
       onClose: (reason) => {
-        if (reason === 'expired' && !closed) {
-          const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
-          res.write(enc.event('ERROR', enc.object(status)));
-        }
+        if (reason === 'expired' && !closed) expired();
         finish();
       },
     });
@@ -204,4 +216,16 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
 
 function snapshot(cache: WatchCache, prefix: string): KubeObject[] {
   return cache.keysUnder(prefix).map((k) => cache.objects.get(k)!);
+}
+
+/** Whether the store has compacted `rv` away: one point read at that revision (cheap on every store, one RPC on etcd). */
+async function isCompacted(s: RequestScope, rv: number): Promise<boolean> {
+  try {
+    await s.rs.store.get(s.rs.prefix(), rv);
+    return false;
+  } catch (e) {
+    if (e instanceof StoreError && e.code === 'Compacted') return true;
+    // a future revision and the like are left to the watch itself
+    return false;
+  }
 }
