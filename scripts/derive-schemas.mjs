@@ -235,6 +235,20 @@ for (const [name, fields] of Object.entries(KNOWN_DEFAULTS)) {
   }
 }
 
+// Fields newer than the source document (1.27) that clients send and upstream 1.33 keeps.
+const KNOWN_FIELDS = {
+  // ValidationRule.messageExpression, reason, fieldPath (1.28) and optionalOldSelf (1.29)
+  [CRD + 'ValidationRule']: {
+    fieldPath: { type: 'string' }, messageExpression: { type: 'string' }, optionalOldSelf: { type: 'boolean' }, reason: { type: 'string' },
+  },
+};
+for (const [name, fields] of Object.entries(KNOWN_FIELDS)) {
+  const def = result[name];
+  if (!def) continue;
+  const props = { ...def.properties, ...fields };
+  def.properties = Object.fromEntries(Object.keys(props).sort().map((k) => [k, props[k]]));
+}
+
 // One definition per line: diff-friendly and compact.
 const names = Object.keys(result).sort();
 const lines = names.map((n, i) => `  ${JSON.stringify(n)}: ${JSON.stringify(result[n])}${i < names.length - 1 ? ',' : ''}`);
