@@ -158,7 +158,7 @@ export const clusterTypes: ResourceType[] = [
   }),
   builtinType({
     group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', schemaRef: 'io.k8s.api.policy.v1.PodDisruptionBudget',
-    scope: 'Namespaced', shortNames: ['pdb'], status: true, strategy: { validate: validatePDB },
+    scope: 'Namespaced', shortNames: ['pdb'], status: true, strategy: { validate: validatePDB, tracksGeneration: true },
     columns: [
       col('Min Available', (o) => orNA(obj(o.spec).minAvailable)),
       col('Max Unavailable', (o) => orNA(obj(o.spec).maxUnavailable)),

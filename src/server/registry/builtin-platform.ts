@@ -60,6 +60,7 @@ const limitRangeStrategy: Strategy = {
 // ---- ReplicationController / PodTemplate / ControllerRevision ----
 
 const rcStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const s = ensure(o as Obj, 'spec');
     setDefault(s, 'replicas', 1);
@@ -86,6 +87,7 @@ const rcStrategy: Strategy = {
 };
 
 const podTemplateStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     defaultPodTemplate(field(o, 'template'));
   },
@@ -142,6 +144,7 @@ function validateBackend(b: unknown, path: string, errs: FieldError[]): void {
 }
 
 const ingressStrategy: Strategy = {
+  tracksGeneration: true,
   validate(o) {
     const errs: FieldError[] = [];
     const s = spec(o);
@@ -169,6 +172,7 @@ const ingressStrategy: Strategy = {
 };
 
 const ingressClassStrategy: Strategy = {
+  tracksGeneration: true,
   validate(o, old) {
     const errs: FieldError[] = [];
     const controller = str(spec(o).controller);
@@ -182,6 +186,7 @@ const ingressClassStrategy: Strategy = {
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
 const networkPolicyStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const s = ensure(o as Obj, 'spec');
     setDefault(s, 'podSelector', {});
@@ -362,6 +367,7 @@ function sliceEndpoints(o: KubeObject): string {
 }
 
 const endpointSliceStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     for (const p of arr(field(o, 'ports'))) if (p && typeof p === 'object') setDefault(p as Obj, 'protocol', 'TCP');
     for (const p of arr(field(o, 'ports'))) if (p && typeof p === 'object') setDefault(p as Obj, 'name', '');
@@ -426,6 +432,7 @@ const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 
 function webhookStrategy(mutating: boolean): Strategy {
   return {
+    tracksGeneration: true,
     defaults(o) {
       for (const w of arr(field(o, 'webhooks'))) {
         if (!w || typeof w !== 'object') continue;

@@ -442,6 +442,7 @@ export function crdEstablishedStatus(crd: KubeObject, now: string = new Date().t
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.service.io';
 
 export const crdStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(crd, old) {
     defaultCRD(crd);
     if (old) return;

@@ -130,7 +130,8 @@ export class ResourceStore {
     else delete meta.namespace;
     meta.uid = randomUUID();
     meta.creationTimestamp = nowTimestamp();
-    meta.generation = 1;
+    if (this.type.custom || this.type.strategy.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -207,8 +208,11 @@ export class ResourceStore {
       delete nm.deletionTimestamp;
       delete nm.deletionGracePeriodSeconds;
     }
-    nm.generation = om.generation ?? 1;
-    if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+    if (this.type.custom || this.type.strategy.tracksGeneration) {
+      nm.generation = om.generation ?? 1;
+      if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+    } else if (om.generation !== undefined) nm.generation = om.generation;
+    else delete nm.generation;
     return errs;
   }
 

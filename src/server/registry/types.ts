@@ -33,7 +33,7 @@ import type { KubeObject } from '../../api/types.js';
 
 /** A field error as upstream's field.Error: reason FieldValueRequired|FieldValueInvalid|... */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
   /** Dotted path with [i] indices, e.g. spec.containers[0].image */
   field: string;
   /** Human detail, e.g. `Required value`, `Invalid value: "x": must be ...` */
@@ -54,6 +54,12 @@ export interface Strategy {
   allowCreateOnUpdate?: boolean;
   /** Whether a PUT must carry metadata.resourceVersion. */
   requireResourceVersionOnUpdate?: boolean;
+  /**
+   * Whether metadata.generation is set on create and bumped on spec changes. Upstream strategies set it only for
+   * kinds with a spec a controller reconciles (workloads, PDBs, Ingress, CRDs and custom resources ...), never
+   * for Services, Secrets, ConfigMaps, Namespaces, PVCs, RBAC and the like.
+   */
+  tracksGeneration?: boolean;
   /** Selectable fields beyond metadata.name/metadata.namespace (field selector support). */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
 }
