@@ -238,6 +238,8 @@ for (const [name, fields] of Object.entries(KNOWN_DEFAULTS)) {
 // Fields newer than the source document (1.27) that clients send and upstream 1.33 keeps.
 const KNOWN_FIELDS = {
   // ValidationRule.messageExpression, reason, fieldPath (1.28) and optionalOldSelf (1.29)
+  // JobSpec.podReplacementPolicy (1.28; defaulted by upstream 1.33)
+  [API + 'batch.v1.JobSpec']: { podReplacementPolicy: { type: 'string', enum: ['Failed', 'TerminatingOrFailed'] } },
   [CRD + 'ValidationRule']: {
     fieldPath: { type: 'string' }, messageExpression: { type: 'string' }, optionalOldSelf: { type: 'boolean' }, reason: { type: 'string' },
   },

@@ -130,6 +130,29 @@ data:
     }
   });
 
+  it('kubectl create subcommands that send protobuf bodies work for the new groups', async () => {
+    const v = available[available.length - 1]!;
+    const n = 'tutorial';
+    expect((await run(v, ['create', 'namespace', n])).code).toBe(0);
+    const steps = [
+      ['create', 'deployment', 'web', '--image=nginx:1.27', '-n', n],
+      ['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=80', '-n', n],
+      ['create', 'ingress', 'web', '--rule=web.example.com/*=web:80', '--class=nginx', '-n', n],
+      ['create', 'priorityclass', `${n}-zero`, '--value=0'],
+    ];
+    for (const step of steps) {
+      const r = await run(v, step);
+      expect(r.stderr, step.join(' ')).toBe('');
+      expect(r.code, step.join(' ')).toBe(0);
+    }
+    const hpa = JSON.parse((await run(v, ['get', 'hpa', 'web', '-n', n, '-o', 'json'])).stdout);
+    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, scaleTargetRef: { kind: 'Deployment', name: 'web' } });
+    const ing = JSON.parse((await run(v, ['get', 'ingress', 'web', '-n', n, '-o', 'json'])).stdout);
+    expect(ing.spec.rules[0]).toEqual({ host: 'web.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } });
+    // an explicit zero survives the protobuf body (a Go field without omitempty)
+    expect(JSON.parse((await run(v, ['get', 'priorityclass', `${n}-zero`, '-o', 'json'])).stdout).value).toBe(0);
+  });
+
   it('explains every new kind on the oldest and newest client', async () => {
     const kinds = ['ingresses', 'ingressclasses', 'networkpolicies', 'horizontalpodautoscalers', 'storageclasses', 'csidrivers', 'volumeattachments',
       'priorityclasses', 'endpointslices', 'resourcequotas', 'limitranges', 'replicationcontrollers', 'podtemplates',

@@ -86,8 +86,10 @@ describe('defaults as upstream 1.33', () => {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'st' },
-      spec: { serviceName: 'st', selector: { matchLabels: { app: 'st' } }, template: { metadata: { labels: { app: 'st' } }, spec: { containers: [ctr()] } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] },
+      // the container mounts a claim template, not a pod volume: allowed for StatefulSets
+      spec: { serviceName: 'st', selector: { matchLabels: { app: 'st' } }, template: { metadata: { labels: { app: 'st' } }, spec: { containers: [ctr({ volumeMounts: [{ name: 'data', mountPath: '/d' }] })] } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] },
     });
+    expect(sts.status).toBe(201);
     expect(sts.body.spec.volumeClaimTemplates[0]).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
   });
 

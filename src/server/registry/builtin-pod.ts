@@ -120,6 +120,8 @@ function defaultPod(o: KubeObject): void {
 export interface PodSpecRules {
   /** Allowed restart policies (templates of Deployments etc. only allow Always). */
   restartPolicies?: string[];
+  /** Names containers may mount besides spec.volumes (a StatefulSet's volumeClaimTemplates). */
+  extraVolumes?: string[];
 }
 
 export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {}): FieldError[] {
@@ -194,7 +196,7 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
     mounts.forEach((m, j) => {
       const name = str(obj(m).name);
       if (!name) errs.push(fe.required(`${p}.volumeMounts[${j}].name`));
-      else if (!volumes.has(name)) errs.push({ type: 'FieldValueNotFound', field: `${p}.volumeMounts[${j}].name`, detail: `Not found: ${JSON.stringify(name)}`, badValue: name });
+      else if (!volumes.has(name) && !rules.extraVolumes?.includes(name)) errs.push({ type: 'FieldValueNotFound', field: `${p}.volumeMounts[${j}].name`, detail: `Not found: ${JSON.stringify(name)}`, badValue: name });
       if (!str(obj(m).mountPath)) errs.push(fe.required(`${p}.volumeMounts[${j}].mountPath`));
     });
   arr(spec.tolerations).forEach((t, i) => {

@@ -39,7 +39,9 @@ function validateSelectorAndTemplate(o: KubeObject, kindWord: string, restartPol
     if (!selectorMatches(spec.selector, labels))
       errs.push(fe.invalid(`${templatePath}.metadata.labels`, labels, '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplate(template, templatePath, { restartPolicies }));
+  // a StatefulSet's containers mount its volumeClaimTemplates as well as the template's volumes
+  const claimNames = arr(spec.volumeClaimTemplates).map((t) => str(obj(obj(t).metadata).name)).filter(Boolean);
+  errs.push(...validatePodTemplate(template, templatePath, { restartPolicies, extraVolumes: claimNames }));
   return errs;
 }
 
