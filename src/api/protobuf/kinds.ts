@@ -24,6 +24,12 @@ const GROUP_PACKAGES: Record<string, string> = {
   'networking.k8s.io': 'k8s.io.api.networking.v1',
   'scheduling.service.io': 'k8s.io.api.scheduling.v1',
   'scheduling.k8s.io': 'k8s.io.api.scheduling.v1',
+  'discovery.service.io': 'k8s.io.api.discovery.v1',
+  'discovery.k8s.io': 'k8s.io.api.discovery.v1',
+  'events.service.io': 'k8s.io.api.events.v1',
+  'events.k8s.io': 'k8s.io.api.events.v1',
+  'node.service.io': 'k8s.io.api.node.v1',
+  'node.k8s.io': 'k8s.io.api.node.v1',
 };
 
 /** Packages of group versions other than v1. */
@@ -50,6 +56,9 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.autoscaling.v2': withLists(['HorizontalPodAutoscaler']),
   'k8s.io.api.networking.v1': withLists(['Ingress', 'IngressClass', 'NetworkPolicy']),
   'k8s.io.api.scheduling.v1': withLists(['PriorityClass']),
+  'k8s.io.api.discovery.v1': withLists(['EndpointSlice']),
+  'k8s.io.api.events.v1': withLists(['Event']),
+  'k8s.io.api.node.v1': withLists(['RuntimeClass']),
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   [META]: ['PartialObjectMetadata', 'PartialObjectMetadataList', 'List'],
 };
