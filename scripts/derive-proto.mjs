@@ -227,9 +227,11 @@ export function buildDescriptor(parsed) {
 
 // ---- --add: further API groups merged into an existing descriptor ----
 // Sources used (kubernetes/kubernetes staging/src/k8s.io/api/...): networking/v1 @008b3652, scheduling/v1 @01d0b727,
-// autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1
-// (messages of the served kinds; the texts stay outside the repository).
+// autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
+// admissionregistration/v1 @01f7553b (messages of the served kinds; the texts stay outside the repository).
 const ADD_ROOTS = [
+  ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']
+    .flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
   'k8s.io.api.discovery.v1.EndpointSlice', 'k8s.io.api.discovery.v1.EndpointSliceList',
   'k8s.io.api.events.v1.Event', 'k8s.io.api.events.v1.EventList',
   'k8s.io.api.node.v1.RuntimeClass', 'k8s.io.api.node.v1.RuntimeClassList',
@@ -238,11 +240,16 @@ const ADD_ROOTS = [
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
 ];
 /** Go json names that differ from the proto field name. */
-const ADD_JSON_NAMES = { 'k8s.io.api.networking.v1.IngressClassParametersReference.aPIGroup': 'apiGroup' };
+const ADD_JSON_NAMES = {
+  'k8s.io.api.networking.v1.IngressClassParametersReference.aPIGroup': 'apiGroup',
+  'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration.Webhooks': 'webhooks',
+  'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration.Webhooks': 'webhooks',
+};
 /** Embedded Go structs (json:",inline"). */
-const ADD_INLINE = ['k8s.io.api.networking.v1.IngressRule.ingressRuleValue'];
+const ADD_INLINE = ['k8s.io.api.networking.v1.IngressRule.ingressRuleValue', 'k8s.io.api.admissionregistration.v1.RuleWithOperations.rule'];
 /** Go pointers (or fields without omitempty) whose zero value shows in JSON. */
 const ADD_KEEP_ZERO = [
+  ...['ValidatingWebhook.timeoutSeconds', 'MutatingWebhook.timeoutSeconds', 'ServiceReference.port'].map((f) => `k8s.io.api.admissionregistration.v1.${f}`),
   ...['ready', 'serving', 'terminating'].map((f) => `k8s.io.api.discovery.v1.EndpointConditions.${f}`),
   'k8s.io.api.scheduling.v1.PriorityClass.value', 'k8s.io.api.networking.v1.NetworkPolicyPort.endPort',
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec.minReplicas', 'k8s.io.api.autoscaling.v2.MetricTarget.averageUtilization',

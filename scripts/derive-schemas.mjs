@@ -238,6 +238,14 @@ for (const [name, fields] of Object.entries(KNOWN_DEFAULTS)) {
 // Fields newer than the source document (1.27) that clients send and upstream 1.33 keeps.
 const KNOWN_FIELDS = {
   // ValidationRule.messageExpression, reason, fieldPath (1.28) and optionalOldSelf (1.29)
+  // webhooks' matchConditions (v1 since 1.28)
+  ...Object.fromEntries(['ValidatingWebhook', 'MutatingWebhook'].map((k) => [API + 'admissionregistration.v1.' + k, {
+    matchConditions: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'expression'], properties: { expression: { type: 'string' }, name: { type: 'string' } } },
+      'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge',
+    },
+  }])),
   // JobSpec.podReplacementPolicy (1.28; defaulted by upstream 1.33)
   [API + 'batch.v1.JobSpec']: { podReplacementPolicy: { type: 'string', enum: ['Failed', 'TerminatingOrFailed'] } },
   [CRD + 'ValidationRule']: {

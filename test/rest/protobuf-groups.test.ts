@@ -22,11 +22,31 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ['/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', 'slice', { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'slice' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false, serving: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }],
   ['/apis/events.k8s.io/v1/namespaces/default/events', 'ev', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev' }, eventTime: '2025-01-01T00:00:00.000000Z', reportingController: 'x.io/c', reportingInstance: 'c-1', action: 'Sync', reason: 'Synced', type: 'Normal', note: 'done', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } }],
   ['/apis/node.k8s.io/v1/runtimeclasses', 'gvisor', { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc', overhead: { podFixed: { cpu: '250m' } }, scheduling: { nodeSelector: { sandbox: 'true' } } }],
+  [
+    '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+    'vwc',
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'vwc' },
+      webhooks: [{ name: 'v.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Ignore', matchPolicy: 'Equivalent', timeoutSeconds: 5, namespaceSelector: {}, objectSelector: {}, clientConfig: { service: { namespace: 'default', name: 'hook', path: '/v', port: 8443 }, caBundle: 'Y2E=' }, rules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: '*' }] }],
+    },
+  ],
+  [
+    '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+    'mwc',
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'mwc' },
+      webhooks: [{ name: 'm.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', matchPolicy: 'Equivalent', reinvocationPolicy: 'IfNeeded', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {}, clientConfig: { url: 'https://hook.example.com/m' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }], matchConditions: [{ name: 'not-system', expression: "!request.namespace.startsWith('kube-')" }] }],
+    },
+  ],
 ];
 
-describe('protobuf for networking, scheduling, autoscaling/v2, discovery, events and node', () => {
+describe('protobuf for networking, scheduling, autoscaling/v2, discovery, events, node and admissionregistration', () => {
   it.each(CASES)('%s: a protobuf body creates what JSON reads, and a protobuf read decodes to the JSON form', async (path, name, body) => {
-    const created = await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': PB, Accept: 'application/json' }, body: encodeProtobufObject(body as never) });
+    const created = await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': PB, Accept: 'application/json' }, body: encodeProtobufObject(body as never) as unknown as BodyInit });
     expect(created.status, await created.clone().text()).toBe(201);
     const json = (await api.get(`${path}/${name}`)).body;
     for (const [k, v] of Object.entries(body)) if (k !== 'metadata' && k !== 'apiVersion') expect(json[k], k).toEqual(v);
