@@ -228,8 +228,11 @@ export function buildDescriptor(parsed) {
 // ---- --add: further API groups merged into an existing descriptor ----
 // Sources used (kubernetes/kubernetes staging/src/k8s.io/api/...): networking/v1 @008b3652, scheduling/v1 @01d0b727,
 // autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
-// admissionregistration/v1 @01f7553b (messages of the served kinds; the texts stay outside the repository).
+// admissionregistration/v1 @01f7553b, storage/v1 @00a7fbe7 with core/v1 TopologySelectorTerm (messages of the served kinds; the texts stay outside the
+// repository).
 const ADD_ROOTS = [
+  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']
+    .flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
   ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']
     .flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
   'k8s.io.api.discovery.v1.EndpointSlice', 'k8s.io.api.discovery.v1.EndpointSliceList',
@@ -249,6 +252,8 @@ const ADD_JSON_NAMES = {
 const ADD_INLINE = ['k8s.io.api.networking.v1.IngressRule.ingressRuleValue', 'k8s.io.api.admissionregistration.v1.RuleWithOperations.rule'];
 /** Go pointers (or fields without omitempty) whose zero value shows in JSON. */
 const ADD_KEEP_ZERO = [
+  ...['CSIDriverSpec.attachRequired', 'CSIDriverSpec.podInfoOnMount', 'CSIDriverSpec.storageCapacity', 'CSIDriverSpec.requiresRepublish',
+    'CSIDriverSpec.seLinuxMount', 'StorageClass.allowVolumeExpansion', 'VolumeNodeResources.count'].map((f) => `k8s.io.api.storage.v1.${f}`),
   ...['ValidatingWebhook.timeoutSeconds', 'MutatingWebhook.timeoutSeconds', 'ServiceReference.port'].map((f) => `k8s.io.api.admissionregistration.v1.${f}`),
   ...['ready', 'serving', 'terminating'].map((f) => `k8s.io.api.discovery.v1.EndpointConditions.${f}`),
   'k8s.io.api.scheduling.v1.PriorityClass.value', 'k8s.io.api.networking.v1.NetworkPolicyPort.endPort',

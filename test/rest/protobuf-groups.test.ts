@@ -22,6 +22,10 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ['/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', 'slice', { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'slice' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false, serving: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }],
   ['/apis/events.k8s.io/v1/namespaces/default/events', 'ev', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev' }, eventTime: '2025-01-01T00:00:00.000000Z', reportingController: 'x.io/c', reportingInstance: 'c-1', action: 'Sync', reason: 'Synced', type: 'Normal', note: 'done', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } }],
   ['/apis/node.k8s.io/v1/runtimeclasses', 'gvisor', { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc', overhead: { podFixed: { cpu: '250m' } }, scheduling: { nodeSelector: { sandbox: 'true' } } }],
+  ['/apis/storage.k8s.io/v1/storageclasses', 'fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer', allowVolumeExpansion: false, mountOptions: ['noatime'] }],
+  ['/apis/storage.k8s.io/v1/csidrivers', 'csi.example.com', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: { attachRequired: false, podInfoOnMount: true, storageCapacity: false, requiresRepublish: false, seLinuxMount: false, fsGroupPolicy: 'File', volumeLifecycleModes: ['Persistent', 'Ephemeral'], tokenRequests: [{ audience: 'vault', expirationSeconds: 3600 }] } }],
+  ['/apis/storage.k8s.io/v1/volumeattachments', 'va', { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va' }, spec: { attacher: 'csi.example.com', nodeName: 'node-a', source: { persistentVolumeName: 'pv-1' } } }],
+  ['/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities', 'cap', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'cap' }, storageClassName: 'fast', capacity: '100Gi', nodeTopology: { matchLabels: { zone: 'a' } } }],
   [
     '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
     'vwc',
@@ -44,7 +48,7 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ],
 ];
 
-describe('protobuf for networking, scheduling, autoscaling/v2, discovery, events, node and admissionregistration', () => {
+describe('protobuf for networking, scheduling, autoscaling/v2, discovery, events, node, storage and admissionregistration', () => {
   it.each(CASES)('%s: a protobuf body creates what JSON reads, and a protobuf read decodes to the JSON form', async (path, name, body) => {
     const created = await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': PB, Accept: 'application/json' }, body: encodeProtobufObject(body as never) as unknown as BodyInit });
     expect(created.status, await created.clone().text()).toBe(201);

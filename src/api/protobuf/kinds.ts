@@ -32,6 +32,8 @@ const GROUP_PACKAGES: Record<string, string> = {
   'node.k8s.io': 'k8s.io.api.node.v1',
   'admissionregistration.service.io': 'k8s.io.api.admissionregistration.v1',
   'admissionregistration.k8s.io': 'k8s.io.api.admissionregistration.v1',
+  'storage.service.io': 'k8s.io.api.storage.v1',
+  'storage.k8s.io': 'k8s.io.api.storage.v1',
 };
 
 /** Packages of group versions other than v1. */
@@ -61,6 +63,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.discovery.v1': withLists(['EndpointSlice']),
   'k8s.io.api.events.v1': withLists(['Event']),
   'k8s.io.api.node.v1': withLists(['RuntimeClass']),
+  'k8s.io.api.storage.v1': withLists(['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']),
   'k8s.io.api.admissionregistration.v1': withLists(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']),
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   [META]: ['PartialObjectMetadata', 'PartialObjectMetadataList', 'List'],
