@@ -229,7 +229,7 @@ export function buildDescriptor(parsed) {
 // Sources used (kubernetes/kubernetes staging/src/k8s.io/api/...): networking/v1 @008b3652, scheduling/v1 @01d0b727,
 // autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
 // admissionregistration/v1 @01f7553b, storage/v1 @00a7fbe7 with core/v1 TopologySelectorTerm (messages of the served kinds; the texts stay outside the
-// repository).
+// repository); autoscaling/v1 HorizontalPodAutoscaler (field numbers as in kubernetes/api autoscaling/v1).
 const ADD_ROOTS = [
   ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']
     .flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
@@ -241,6 +241,7 @@ const ADD_ROOTS = [
   ...['Ingress', 'IngressClass', 'NetworkPolicy'].flatMap((k) => [`k8s.io.api.networking.v1.${k}`, `k8s.io.api.networking.v1.${k}List`]),
   'k8s.io.api.scheduling.v1.PriorityClass', 'k8s.io.api.scheduling.v1.PriorityClassList',
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
 ];
 /** Go json names that differ from the proto field name. */
 const ADD_JSON_NAMES = {
@@ -252,6 +253,8 @@ const ADD_JSON_NAMES = {
 const ADD_INLINE = ['k8s.io.api.networking.v1.IngressRule.ingressRuleValue', 'k8s.io.api.admissionregistration.v1.RuleWithOperations.rule'];
 /** Go pointers (or fields without omitempty) whose zero value shows in JSON. */
 const ADD_KEEP_ZERO = [
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.minReplicas', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.targetCPUUtilizationPercentage',
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus.currentCPUUtilizationPercentage', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus.observedGeneration',
   ...['CSIDriverSpec.attachRequired', 'CSIDriverSpec.podInfoOnMount', 'CSIDriverSpec.storageCapacity', 'CSIDriverSpec.requiresRepublish',
     'CSIDriverSpec.seLinuxMount', 'StorageClass.allowVolumeExpansion', 'VolumeNodeResources.count'].map((f) => `k8s.io.api.storage.v1.${f}`),
   ...['ValidatingWebhook.timeoutSeconds', 'MutatingWebhook.timeoutSeconds', 'ServiceReference.port'].map((f) => `k8s.io.api.admissionregistration.v1.${f}`),

@@ -56,7 +56,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.coordination.v1': withLists(['Lease']),
   'k8s.io.api.rbac.v1': withLists(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']),
   'k8s.io.api.policy.v1': [...withLists(['PodDisruptionBudget']), 'Eviction'],
-  'k8s.io.api.autoscaling.v1': ['Scale'],
+  'k8s.io.api.autoscaling.v1': ['Scale', ...withLists(['HorizontalPodAutoscaler'])],
   'k8s.io.api.autoscaling.v2': withLists(['HorizontalPodAutoscaler']),
   'k8s.io.api.networking.v1': withLists(['Ingress', 'IngressClass', 'NetworkPolicy']),
   'k8s.io.api.scheduling.v1': withLists(['PriorityClass']),

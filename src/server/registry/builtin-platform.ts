@@ -236,6 +236,7 @@ function c(cur: Obj, kind: string): Obj {
 const METRIC_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 
 const hpaStrategy: Strategy = {
+  convertFrom: hpaV1toV2,
   defaults(o) {
     const s = ensure(o as Obj, 'spec');
     setDefault(s, 'minReplicas', 1);
@@ -260,6 +261,121 @@ const hpaStrategy: Strategy = {
     });
     return errs;
   },
+};
+
+// ---- autoscaling/v1 <-> v2 (one storage; upstream pkg/apis/autoscaling/v1 conversion) ----
+
+/** Annotations autoscaling/v1 keeps what it has no fields for (upstream's names). */
+const HPA_METRICS = 'autoscaling.alpha.kubernetes.io/metrics';
+const HPA_CURRENT_METRICS = 'autoscaling.alpha.kubernetes.io/current-metrics';
+const HPA_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions';
+const HPA_BEHAVIOR = 'autoscaling.alpha.kubernetes.io/behavior';
+
+const isCpuUtilization = (m: Obj) => m.type === 'Resource' && str(obj(m.resource).name) === 'cpu' && obj(obj(m.resource).target).type === 'Utilization';
+
+/** A stored v2 HPA as autoscaling/v1 sees it. */
+export function hpaV2toV1(o: KubeObject): KubeObject {
+  const out = structuredClone(o) as Obj;
+  const sp = obj(o.spec);
+  const st = obj(o.status);
+  const annotations: Record<string, string> = { ...(o.metadata?.annotations ?? {}) };
+  const metrics = arr(sp.metrics).map(obj);
+  const cpu = metrics.find(isCpuUtilization);
+  const others = metrics.filter((m) => m !== cpu);
+  if (others.length) annotations[HPA_METRICS] = JSON.stringify(others);
+  if (sp.behavior !== undefined) annotations[HPA_BEHAVIOR] = JSON.stringify(sp.behavior);
+  const spec: Obj = { scaleTargetRef: sp.scaleTargetRef, maxReplicas: sp.maxReplicas };
+  if (sp.minReplicas !== undefined) spec.minReplicas = sp.minReplicas;
+  if (cpu) spec.targetCPUUtilizationPercentage = obj(obj(cpu.resource).target).averageUtilization;
+  out.spec = spec;
+  if (o.status !== undefined) {
+    const status: Obj = { currentReplicas: num(st.currentReplicas), desiredReplicas: num(st.desiredReplicas) };
+    if (st.observedGeneration !== undefined) status.observedGeneration = st.observedGeneration;
+    if (st.lastScaleTime !== undefined) status.lastScaleTime = st.lastScaleTime;
+    const current = arr(st.currentMetrics).map(obj);
+    const cpuNow = current.find((m) => m.type === 'Resource' && str(obj(m.resource).name) === 'cpu');
+    if (cpuNow && obj(obj(cpuNow.resource).current).averageUtilization !== undefined) status.currentCPUUtilizationPercentage = obj(obj(cpuNow.resource).current).averageUtilization;
+    const otherNow = current.filter((m) => m !== cpuNow);
+    if (otherNow.length) annotations[HPA_CURRENT_METRICS] = JSON.stringify(otherNow);
+    if (arr(st.conditions).length) annotations[HPA_CONDITIONS] = JSON.stringify(st.conditions);
+    out.status = status;
+  }
+  out.metadata = { ...o.metadata, annotations };
+  if (Object.keys(annotations).length === 0) delete (out.metadata as Obj).annotations;
+  return out as KubeObject;
+}
+
+const parseJson = (v: string | undefined): unknown[] => {
+  try {
+    const x = v ? JSON.parse(v) : [];
+    return Array.isArray(x) ? x : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A stored v1 HPA as autoscaling/v2 sees it (the annotations v1 carries become fields again). */
+export function hpaV1toV2(o: KubeObject): KubeObject {
+  const out = structuredClone(o) as Obj;
+  const sp = obj(o.spec);
+  const st = obj(o.status);
+  const annotations: Record<string, string> = { ...(o.metadata?.annotations ?? {}) };
+  const metrics: unknown[] = [];
+  if (typeof sp.targetCPUUtilizationPercentage === 'number')
+    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: sp.targetCPUUtilizationPercentage } } });
+  metrics.push(...parseJson(annotations[HPA_METRICS]));
+  const spec: Obj = { scaleTargetRef: sp.scaleTargetRef, maxReplicas: sp.maxReplicas };
+  if (sp.minReplicas !== undefined) spec.minReplicas = sp.minReplicas;
+  if (metrics.length) spec.metrics = metrics;
+  if (annotations[HPA_BEHAVIOR]) {
+    try {
+      spec.behavior = JSON.parse(annotations[HPA_BEHAVIOR]);
+    } catch {
+      // an unreadable annotation is dropped, as upstream's conversion ignores it
+    }
+  }
+  out.spec = spec;
+  if (o.status !== undefined) {
+    const status: Obj = { currentReplicas: num(st.currentReplicas), desiredReplicas: num(st.desiredReplicas) };
+    if (st.observedGeneration !== undefined) status.observedGeneration = st.observedGeneration;
+    if (st.lastScaleTime !== undefined) status.lastScaleTime = st.lastScaleTime;
+    const current: unknown[] = [];
+    if (typeof st.currentCPUUtilizationPercentage === 'number') current.push({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: st.currentCPUUtilizationPercentage } } });
+    current.push(...parseJson(annotations[HPA_CURRENT_METRICS]));
+    if (current.length) status.currentMetrics = current;
+    const conditions = parseJson(annotations[HPA_CONDITIONS]);
+    if (conditions.length) status.conditions = conditions;
+    out.status = status;
+  }
+  for (const k of [HPA_METRICS, HPA_CURRENT_METRICS, HPA_CONDITIONS, HPA_BEHAVIOR]) delete annotations[k];
+  out.metadata = { ...o.metadata, annotations };
+  if (Object.keys(annotations).length === 0) delete (out.metadata as Obj).annotations;
+  return out as KubeObject;
+}
+
+/** Either stored form as v2 (for columns shared by both versions). */
+const asV2 = (o: KubeObject): KubeObject => (String(o.apiVersion ?? '').endsWith('/v1') ? hpaV1toV2(o) : o);
+
+const hpaV1Strategy: Strategy = {
+  defaults(o) {
+    setDefault(ensure(o as Obj, 'spec'), 'minReplicas', 1);
+  },
+  validate(o) {
+    const errs: FieldError[] = [];
+    const sp = spec(o);
+    const ref = obj(sp.scaleTargetRef);
+    if (!str(ref.kind)) errs.push(fe.required('spec.scaleTargetRef.kind'));
+    if (!str(ref.name)) errs.push(fe.required('spec.scaleTargetRef.name'));
+    const min = sp.minReplicas;
+    const max = num(sp.maxReplicas);
+    if (typeof min === 'number' && min < 1) errs.push(fe.invalid('spec.minReplicas', min, 'must be greater than or equal to 1'));
+    if (max < 1) errs.push(fe.invalid('spec.maxReplicas', sp.maxReplicas ?? 0, 'must be greater than 0'));
+    if (typeof min === 'number' && max < min) errs.push(fe.invalid('spec.maxReplicas', sp.maxReplicas, 'must be greater than or equal to `minReplicas`'));
+    const t = sp.targetCPUUtilizationPercentage;
+    if (typeof t === 'number' && t < 1) errs.push(fe.invalid('spec.targetCPUUtilizationPercentage', t, 'must be greater than 0'));
+    return errs;
+  },
+  convertFrom: hpaV2toV1,
 };
 
 // ---- storage ----
@@ -475,6 +591,16 @@ function webhookStrategy(mutating: boolean): Strategy {
 
 const webhookCount = col('Webhooks', (o) => arr(field(o, 'webhooks')).length, { type: 'integer' });
 
+// columns read either stored version through its v2 form
+const hpaColumns = [
+  col('Reference', (o: KubeObject) => `${str(obj(spec(o).scaleTargetRef).kind)}/${str(obj(spec(o).scaleTargetRef).name)}`),
+  col('Targets', (o: KubeObject) => hpaTargets(asV2(o))),
+  col('MinPods', (o: KubeObject) => (spec(o).minReplicas === undefined ? '<unset>' : String(num(spec(o).minReplicas)))),
+  col('MaxPods', (o: KubeObject) => num(spec(o).maxReplicas), { type: 'integer' }),
+  col('Replicas', (o: KubeObject) => num(status(o).currentReplicas), { type: 'integer' }),
+  ageColumn,
+];
+
 // ---- the table ----
 
 const API = 'io.k8s.api.';
@@ -546,15 +672,11 @@ export const platformTypes: ResourceType[] = [
   }),
   builtinType({
     group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', schemaRef: API + 'autoscaling.v2.HorizontalPodAutoscaler',
-    scope: 'Namespaced', shortNames: ['hpa'], categories: ['all'], status: true, strategy: hpaStrategy,
-    columns: [
-      col('Reference', (o) => `${str(obj(spec(o).scaleTargetRef).kind)}/${str(obj(spec(o).scaleTargetRef).name)}`),
-      col('Targets', hpaTargets),
-      col('MinPods', (o) => (spec(o).minReplicas === undefined ? '<unset>' : String(num(spec(o).minReplicas)))),
-      col('MaxPods', (o) => num(spec(o).maxReplicas), { type: 'integer' }),
-      col('Replicas', (o) => num(status(o).currentReplicas), { type: 'integer' }),
-      ageColumn,
-    ],
+    scope: 'Namespaced', shortNames: ['hpa'], categories: ['all'], status: true, strategy: hpaStrategy, columns: hpaColumns,
+  }),
+  builtinType({
+    group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', schemaRef: API + 'autoscaling.v1.HorizontalPodAutoscaler',
+    scope: 'Namespaced', shortNames: ['hpa'], categories: ['all'], status: true, strategy: hpaV1Strategy, columns: hpaColumns,
   }),
   builtinType({
     group: 'storage.service.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', schemaRef: API + 'storage.v1.StorageClass',

@@ -46,6 +46,7 @@ describe('OpenAPI v3', () => {
       'apis/apps/v1',
       'apis/admissionregistration.k8s.io/v1',
       'apis/admissionregistration.service.io/v1',
+      'apis/autoscaling/v1',
       'apis/autoscaling/v2',
       'apis/batch/v1',
       'apis/coordination.k8s.io/v1',

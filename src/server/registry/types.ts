@@ -60,6 +60,12 @@ export interface Strategy {
    * for Services, Secrets, ConfigMaps, Namespaces, PVCs, RBAC and the like.
    */
   tracksGeneration?: boolean;
+  /**
+   * For a resource served in several versions of one storage (autoscaling/v1 and v2 HorizontalPodAutoscalers): the
+   * object in this type's version, from one stored in another version (objects are stored in the version that wrote
+   * them and converted when read, as upstream's conversion does).
+   */
+  convertFrom?(obj: KubeObject): KubeObject;
   /** Selectable fields beyond metadata.name/metadata.namespace (field selector support). */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
 }

@@ -69,7 +69,15 @@ export function gv(group: string, version: string): string {
 
 /** The object as served: apiVersion spelled as the request spelled its group. */
 export function served(s: RequestScope, obj: KubeObject): KubeObject {
-  return obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind ? obj : { ...obj, apiVersion: s.apiVersion };
+  if (obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind) return obj;
+  const convert = s.type.strategy.convertFrom;
+  if (convert && versionOf(obj.apiVersion) !== s.type.version) return { ...convert(obj), apiVersion: s.apiVersion };
+  return { ...obj, apiVersion: s.apiVersion };
+}
+
+function versionOf(apiVersion: string | undefined): string {
+  const v = apiVersion ?? '';
+  return v.slice(v.indexOf('/') + 1);
 }
 
 export function typeLabel(t: ResourceType): string {

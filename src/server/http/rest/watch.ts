@@ -10,6 +10,7 @@ import type { RequestScope } from '../scope.js';
 import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
 import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
 import { includeObjectOf, negotiateFor } from './output.js';
+import { served } from './decode.js';
 
 export interface WatchSettings {
   /** Interval between bookmarks when allowWatchBookmarks (upstream: 1 min). */
@@ -100,7 +101,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
       sentColumns = true;
       return table;
     }
-    return o.apiVersion === s.apiVersion || o.kind !== s.type.kind ? o : { ...o, apiVersion: s.apiVersion };
+    return served(s, o);
   };
 
   const enc = watchEncoders.get(n.encoding) ?? jsonWatchEncoder;
