@@ -504,22 +504,59 @@ const endpointSliceStrategy: Strategy = {
 
 // ---- events.k8s.io ----
 
-function eventsV1LastSeen(o: KubeObject): string {
+function eventsV1LastSeen(stored: KubeObject): string {
+  const o = eventFromCore(stored);
   const ts = str(obj(field(o, 'series')).lastObservedTime) || str(field(o, 'deprecatedLastTimestamp')) || str(field(o, 'eventTime'));
   return ts ? ageSince(ts) : '<unknown>';
 }
 
-const regarding = (o: KubeObject) => obj(field(o, 'regarding'));
+/** events.k8s.io/v1 field <-> core v1 field (upstream pkg/apis/events/v1 conversion). */
+const EVENT_FIELDS: [string, string][] = [
+  ['regarding', 'involvedObject'], ['note', 'message'], ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+];
+
+const isCoreForm = (o: KubeObject) => !String(o.apiVersion ?? 'v1').includes('/');
+
+/** The core v1 Event an events.k8s.io/v1 Event is stored as (idempotent on core objects). */
+export function eventToCore(o: KubeObject): KubeObject {
+  if (isCoreForm(o)) return o;
+  const out: Obj = { ...(o as Obj), apiVersion: 'v1' };
+  for (const [v1, core] of EVENT_FIELDS) {
+    delete out[v1];
+    if ((o as Obj)[v1] !== undefined) out[core] = (o as Obj)[v1];
+  }
+  return out as KubeObject;
+}
+
+/** A stored core v1 Event as events.k8s.io/v1 shows it. */
+export function eventFromCore(o: KubeObject): KubeObject {
+  if (!isCoreForm(o)) return o;
+  const out: Obj = { ...(o as Obj) };
+  for (const [v1, core] of EVENT_FIELDS) {
+    delete out[core];
+    if ((o as Obj)[core] !== undefined) out[v1] = (o as Obj)[core];
+  }
+  return out as KubeObject;
+}
+
+const regarding = (o: KubeObject) => obj(field(eventFromCore(o), 'regarding'));
 
 const eventsV1Strategy: Strategy = {
   allowCreateOnUpdate: true,
-  validate(o) {
+  convertFrom: eventFromCore,
+  convertTo: eventToCore,
+  validate(o, old) {
     const errs: FieldError[] = [];
-    // events.k8s.io/v1 requires eventTime, reportingController, reportingInstance and action on create (ValidateEventCreate)
-    if (!str(field(o, 'eventTime'))) errs.push(fe.required('eventTime'));
-    if (!str(field(o, 'reportingController'))) errs.push(fe.required('reportingController'));
-    if (!str(field(o, 'reportingInstance'))) errs.push(fe.required('reportingInstance'));
-    if (!str(field(o, 'action'))) errs.push(fe.required('action'));
+    // events.k8s.io/v1 requires eventTime, reportingController, reportingInstance and action on create (ValidateEventCreate);
+    // updates keep what the stored event (perhaps a core one) has
+    if (!old) {
+      if (!str(field(o, 'eventTime'))) errs.push(fe.required('eventTime'));
+      if (!str(field(o, 'reportingController'))) errs.push(fe.required('reportingController'));
+      if (!str(field(o, 'reportingInstance'))) errs.push(fe.required('reportingInstance'));
+      if (!str(field(o, 'action'))) errs.push(fe.required('action'));
+    }
     const t = field(o, 'type');
     if (t !== 'Normal' && t !== 'Warning') errs.push(fe.notSupported('type', t ?? '', ['Normal', 'Warning']));
     if (str(field(o, 'note')).length > 1024) errs.push({ type: 'FieldValueTooLong', field: 'note', detail: 'Too long: may not be more than 1024 bytes', badValue: field(o, 'note') });
@@ -740,13 +777,13 @@ export const platformTypes: ResourceType[] = [
   }),
   builtinType({
     group: 'events.service.io', version: 'v1', kind: 'Event', plural: 'events', schemaRef: API + 'events.v1.Event',
-    scope: 'Namespaced', shortNames: ['ev'], strategy: eventsV1Strategy,
+    scope: 'Namespaced', shortNames: ['ev'], strategy: eventsV1Strategy, storageGroup: '',
     columns: [
       col('Last Seen', eventsV1LastSeen),
       col('Type', (o) => str(field(o, 'type'))),
       col('Reason', (o) => str(field(o, 'reason'))),
       col('Object', (o) => `${str(regarding(o).kind).toLowerCase()}/${str(regarding(o).name)}`),
-      col('Message', (o) => str(field(o, 'note')).trim()),
+      col('Message', (o) => str(field(eventFromCore(o), 'note')).trim()),
     ],
   }),
   builtinType({

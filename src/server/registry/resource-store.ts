@@ -100,6 +100,11 @@ export class ResourceStore {
     return key.slice(typePrefix(this.type).length);
   }
 
+  /** The form an object is stored in (another version's, for types sharing a storage). */
+  stored(obj: KubeObject): KubeObject {
+    return this.type.strategy.convertTo ? this.type.strategy.convertTo(obj) : obj;
+  }
+
   hasStatus(): boolean {
     return this.type.subresources.some((s) => s.name === 'status');
   }
@@ -154,7 +159,7 @@ export class ResourceStore {
         return obj;
       }
       try {
-        const kv = await this.store.create(key, encodeForStorage(obj));
+        const kv = await this.store.create(key, encodeForStorage(this.stored(obj)));
         meta.resourceVersion = String(kv.modRevision);
         return obj;
       } catch (e) {
@@ -222,7 +227,7 @@ export class ResourceStore {
    */
   async update(key: string, next: KubeObject, old: StoredObject, opts: WriteOptions): Promise<{ obj: KubeObject; deleted: boolean }> {
     delete next.metadata!.resourceVersion;
-    const bytes = encodeForStorage(next);
+    const bytes = encodeForStorage(this.stored(next));
     const oldBytes = encodeForStorage(old.obj);
     if (bytesEqual(bytes, oldBytes)) return { obj: old.obj, deleted: false };
     const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);

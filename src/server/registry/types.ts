@@ -66,6 +66,8 @@ export interface Strategy {
    * them and converted when read, as upstream's conversion does).
    */
   convertFrom?(obj: KubeObject): KubeObject;
+  /** The stored form of an object written through this type, when the storage holds another version (idempotent). */
+  convertTo?(obj: KubeObject): KubeObject;
   /** Selectable fields beyond metadata.name/metadata.namespace (field selector support). */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
 }
@@ -94,6 +96,8 @@ export interface ResourceType {
   custom: boolean;
   /** For CRDs: the storage version name (objects are stored in it). */
   storageVersion?: string;
+  /** The group whose storage this type shares (events.k8s.io Events live with core v1 Events), when not its own. */
+  storageGroup?: string;
   /** Whether this version is the preferred/served one (CRDs can have several). */
   served: boolean;
 }

@@ -1,7 +1,7 @@
 // Turning a request body into an object of the endpoint's kind: decoding, kind/apiVersion checks, field validation.
 import { MEDIA } from '../../../api/media.js';
 import { errors } from '../../../api/status.js';
-import { canonicalGroup } from '../../registry/names.js';
+import { canonicalApiVersion, canonicalGroup } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, readBody } from '../body.js';
@@ -71,13 +71,9 @@ export function gv(group: string, version: string): string {
 export function served(s: RequestScope, obj: KubeObject): KubeObject {
   if (obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind) return obj;
   const convert = s.type.strategy.convertFrom;
-  if (convert && versionOf(obj.apiVersion) !== s.type.version) return { ...convert(obj), apiVersion: s.apiVersion };
+  if (convert && canonicalApiVersion(obj.apiVersion ?? '') !== (s.type.group ? `${s.type.group}/${s.type.version}` : s.type.version))
+    return { ...convert(obj), apiVersion: s.apiVersion };
   return { ...obj, apiVersion: s.apiVersion };
-}
-
-function versionOf(apiVersion: string | undefined): string {
-  const v = apiVersion ?? '';
-  return v.slice(v.indexOf('/') + 1);
 }
 
 export function typeLabel(t: ResourceType): string {
