@@ -2,6 +2,7 @@
 // Derives src/api/protobuf/descriptors.json from upstream Kubernetes generated.proto files.
 //
 // Usage: node scripts/derive-proto.mjs <proto-root> [out.json]
+//        node scripts/derive-proto.mjs --add <proto-root> [out.json]   (further groups, merged into out.json)
 //   <proto-root> holds the .proto texts laid out by import path, e.g.
 //   <proto-root>/k8s.io/api/core/v1/generated.proto. The texts are kept outside the repository;
 //   only the derived facts (message/field names, numbers, types, repeated/map) are committed.
@@ -228,7 +229,110 @@ export function buildDescriptor(parsed) {
   return root;
 }
 
+// ---- --add: further API groups merged into an existing descriptor ----
+// Sources used (kubernetes/kubernetes staging/src/k8s.io/api/...): networking/v1 @008b3652, scheduling/v1 @01d0b727,
+// autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
+// admissionregistration/v1 @01f7553b, storage/v1 @00a7fbe7 with core/v1 TopologySelectorTerm (messages of the served kinds; the texts stay outside the
+// repository); autoscaling/v1 HorizontalPodAutoscaler (field numbers as in kubernetes/api autoscaling/v1).
+const ADD_ROOTS = [
+  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']
+    .flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
+  ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']
+    .flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
+  'k8s.io.api.discovery.v1.EndpointSlice', 'k8s.io.api.discovery.v1.EndpointSliceList',
+  'k8s.io.api.events.v1.Event', 'k8s.io.api.events.v1.EventList',
+  'k8s.io.api.node.v1.RuntimeClass', 'k8s.io.api.node.v1.RuntimeClassList',
+  ...['Ingress', 'IngressClass', 'NetworkPolicy'].flatMap((k) => [`k8s.io.api.networking.v1.${k}`, `k8s.io.api.networking.v1.${k}List`]),
+  'k8s.io.api.scheduling.v1.PriorityClass', 'k8s.io.api.scheduling.v1.PriorityClassList',
+  'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
+];
+/** Go json names that differ from the proto field name. */
+const ADD_JSON_NAMES = {
+  'k8s.io.api.networking.v1.IngressClassParametersReference.aPIGroup': 'apiGroup',
+  'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration.Webhooks': 'webhooks',
+  'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration.Webhooks': 'webhooks',
+};
+/** Embedded Go structs (json:",inline"). */
+const ADD_INLINE = ['k8s.io.api.networking.v1.IngressRule.ingressRuleValue', 'k8s.io.api.admissionregistration.v1.RuleWithOperations.rule'];
+/** Go pointers (or fields without omitempty) whose zero value shows in JSON. */
+const ADD_KEEP_ZERO = [
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.minReplicas', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.targetCPUUtilizationPercentage',
+  'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus.currentCPUUtilizationPercentage', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus.observedGeneration',
+  ...['CSIDriverSpec.attachRequired', 'CSIDriverSpec.podInfoOnMount', 'CSIDriverSpec.storageCapacity', 'CSIDriverSpec.requiresRepublish',
+    'CSIDriverSpec.seLinuxMount', 'StorageClass.allowVolumeExpansion', 'VolumeNodeResources.count'].map((f) => `k8s.io.api.storage.v1.${f}`),
+  ...['ValidatingWebhook.timeoutSeconds', 'MutatingWebhook.timeoutSeconds', 'ServiceReference.port'].map((f) => `k8s.io.api.admissionregistration.v1.${f}`),
+  ...['ready', 'serving', 'terminating'].map((f) => `k8s.io.api.discovery.v1.EndpointConditions.${f}`),
+  'k8s.io.api.scheduling.v1.PriorityClass.value', 'k8s.io.api.networking.v1.NetworkPolicyPort.endPort',
+  'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec.minReplicas', 'k8s.io.api.autoscaling.v2.MetricTarget.averageUtilization',
+  'k8s.io.api.autoscaling.v2.MetricValueStatus.averageUtilization', 'k8s.io.api.autoscaling.v2.HPAScalingRules.stabilizationWindowSeconds',
+  'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus.observedGeneration',
+];
+
+function existingNames(ns, prefix, out) {
+  for (const [k, v] of Object.entries(ns.nested ?? {})) {
+    const full = prefix ? `${prefix}.${k}` : k;
+    if (v.fields) out.add(full);
+    existingNames(v, full, out);
+  }
+  return out;
+}
+
+/** Adds the messages reachable from ADD_ROOTS (and not yet present) to an existing descriptor. */
+export function addToDescriptor(existing, parsed) {
+  const have = existingNames(existing, '', new Set());
+  const messages = new Map();
+  for (const file of parsed) for (const msg of file.messages) messages.set(`${file.pkg}.${msg.name}`, { pkg: file.pkg, ...msg });
+  const known = new Set([...messages.keys(), ...have]);
+  for (const msg of messages.values()) for (const f of msg.fields) f.type = resolveType(f.type, msg.pkg, known);
+  const keepZero = new Set(ADD_KEEP_ZERO);
+  const reachable = new Set();
+  const queue = [...ADD_ROOTS];
+  while (queue.length) {
+    const name = queue.pop();
+    if (reachable.has(name) || have.has(name)) continue;
+    const msg = messages.get(name);
+    if (!msg) throw new Error(`root or field type ${name} missing`);
+    reachable.add(name);
+    for (const f of msg.fields) if (!SCALARS.has(f.type)) queue.push(f.type);
+  }
+  for (const name of [...reachable].sort()) {
+    const msg = messages.get(name);
+    let ns = existing;
+    for (const part of msg.pkg.split('.')) {
+      ns.nested ??= {};
+      ns = ns.nested[part] ??= {};
+    }
+    ns.nested ??= {};
+    const fields = {};
+    for (const f of msg.fields) {
+      const full = `${name}.${f.name}`;
+      const out = { type: SCALARS.has(f.type) ? f.type : `.${f.type}`, id: f.id };
+      if (f.rule === 'repeated') out.rule = 'repeated';
+      if (f.rule === 'map') out.keyType = f.keyType;
+      const options = {};
+      if (ADD_JSON_NAMES[full]) options.json_name = ADD_JSON_NAMES[full];
+      if (ADD_INLINE.includes(full)) options.inline = true;
+      if (f.rule === 'optional' && ZEROABLE.has(f.type) && (!f.optionalMarked || keepZero.has(full))) options.keep_zero = true;
+      if (Object.keys(options).length) out.options = options;
+      fields[f.name] = out;
+    }
+    ns.nested[msg.name] = { edition: 'proto2', fields };
+  }
+  return reachable.size;
+}
+
 function main() {
+  if (process.argv[2] === '--add') {
+    const [, protoRoot, outPath = 'src/api/protobuf/descriptors.json'] = process.argv.slice(2);
+    const files = listProtoFiles(protoRoot);
+    const parsed = files.map((p) => ({ path: relative(protoRoot, p), ...parseProto(readFileSync(p, 'utf8')) }));
+    const existing = JSON.parse(readFileSync(outPath, 'utf8'));
+    const added = addToDescriptor(existing, parsed);
+    writeFileSync(outPath, JSON.stringify(existing) + '\n');
+    console.log(`${files.length} proto files -> ${added} messages added to ${outPath}`);
+    return;
+  }
   const [protoRoot, outPath = 'src/api/protobuf/descriptors.json'] = process.argv.slice(2);
   if (!protoRoot) {
     console.error('usage: node scripts/derive-proto.mjs <proto-root> [out.json]');

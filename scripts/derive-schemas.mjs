@@ -39,7 +39,13 @@ const KINDS = [
   'core.v1.PersistentVolume', 'apps.v1.Deployment', 'apps.v1.ReplicaSet', 'apps.v1.StatefulSet', 'apps.v1.DaemonSet',
   'batch.v1.Job', 'batch.v1.CronJob', 'coordination.v1.Lease', 'rbac.v1.Role', 'rbac.v1.ClusterRole',
   'rbac.v1.RoleBinding', 'rbac.v1.ClusterRoleBinding', 'policy.v1.PodDisruptionBudget',
-  'admissionregistration.v1.MutatingWebhookConfiguration', 'admissionregistration.v1.ValidatingWebhookConfiguration',
+  // the kinds real application bundles carry beyond the first set
+  'core.v1.ResourceQuota', 'core.v1.LimitRange', 'core.v1.ReplicationController', 'core.v1.PodTemplate',
+  'apps.v1.ControllerRevision', 'networking.v1.Ingress', 'networking.v1.IngressClass', 'networking.v1.NetworkPolicy',
+  'autoscaling.v2.HorizontalPodAutoscaler', 'autoscaling.v1.HorizontalPodAutoscaler', 'storage.v1.StorageClass',
+  'storage.v1.CSIDriver', 'storage.v1.CSINode', 'storage.v1.VolumeAttachment', 'storage.v1.CSIStorageCapacity',
+  'scheduling.v1.PriorityClass', 'discovery.v1.EndpointSlice', 'events.v1.Event', 'node.v1.RuntimeClass',
+  'admissionregistration.v1.ValidatingWebhookConfiguration', 'admissionregistration.v1.MutatingWebhookConfiguration',
 ].map((k) => API + k);
 
 // admissionregistration kinds the 1.27 v2 document lacks (ValidatingAdmissionPolicy{,Binding} went GA in 1.30,
@@ -155,7 +161,8 @@ const ROOTS = [
 
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
-  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
+  'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'autoscaling/v2', 'networking.k8s.io/v1', 'storage.k8s.io/v1',
+  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';
@@ -339,6 +346,34 @@ for (const [name, fields] of Object.entries(KNOWN_DEFAULTS)) {
     if (prop) result[name].properties[field] = { ...prop, default: value };
   }
 }
+
+// Fields newer than the source document (1.27) that clients send and upstream 1.33 keeps.
+const KNOWN_FIELDS = {
+  // ValidationRule.messageExpression, reason, fieldPath (1.28) and optionalOldSelf (1.29)
+  // webhooks' matchConditions (v1 since 1.28)
+  ...Object.fromEntries(['ValidatingWebhook', 'MutatingWebhook'].map((k) => [API + 'admissionregistration.v1.' + k, {
+    matchConditions: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'expression'], properties: { expression: { type: 'string' }, name: { type: 'string' } } },
+      'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge',
+    },
+  }])),
+  // JobSpec.podReplacementPolicy (1.28; defaulted by upstream 1.33)
+  [API + 'batch.v1.JobSpec']: { podReplacementPolicy: { type: 'string', enum: ['Failed', 'TerminatingOrFailed'] } },
+  [CRD + 'ValidationRule']: {
+    fieldPath: { type: 'string' }, messageExpression: { type: 'string' }, optionalOldSelf: { type: 'boolean' }, reason: { type: 'string' },
+  },
+};
+for (const [name, fields] of Object.entries(KNOWN_FIELDS)) {
+  const def = result[name];
+  if (!def) continue;
+  const props = { ...def.properties, ...fields };
+  def.properties = Object.fromEntries(Object.keys(props).sort().map((k) => [k, props[k]]));
+}
+
+// events.k8s.io/v1 Event.eventTime is required on create only (ValidateEventCreate, in the strategy): updates of
+// events stored through the core API carry none.
+delete result[API + 'events.v1.Event']?.required;
 
 // One definition per line: diff-friendly and compact.
 const names = Object.keys(result).sort();

@@ -30,6 +30,7 @@ import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost,
 import { requestDeadline } from './http/request-timeout.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
+import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
@@ -234,11 +235,14 @@ export async function startServer(
     const policyTypes = new PolicyTypeChecker({ store, types, log });
     await policyTypes.start();
     closers.push(() => policyTypes.stop());
-    const deletion = await startDeletionControllers({ store, types, admission, log });
-    closers.push(() => deletion.stop());
+    const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
+    const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
+    const deletion = await startDeletionControllers({ store, types, admission, log }, [nsDefaults]);
+    closers.push(() => deletion.stop(), () => nsDefaults.stop());
     closers.push(() => caches.stopAll());
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
+    await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, signal: shutdown.signal });
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.
     const stopCompactor = startCompactor(compactionTarget(rawStore), flags.compactionIntervalMs);
     closers.push(stopCompactor);

@@ -80,18 +80,17 @@ const crontabCRD: Obj = {
   },
 };
 
-/** Seeds demo objects through the API at `baseUrl` when the store holds no namespaces yet. */
+/** Seeds demo objects through the API at `baseUrl` unless they were seeded before (the system namespaces always exist). */
 export async function seedDemoData(baseUrl: string, log: (l: string) => void, adminToken?: string): Promise<void> {
   // with authentication configured the seeding requests carry the local admin token
   const auth: Record<string, string> = adminToken ? { Authorization: `Bearer ${adminToken}` } : {};
-  const existing = (await (await fetch(`${baseUrl}/api/v1/namespaces?limit=1`, { headers: auth })).json()) as { items?: unknown[] };
-  if ((existing.items?.length ?? 0) > 0) return;
+  if ((await fetch(`${baseUrl}/api/v1/namespaces/shop`, { headers: auth })).status !== 404) return;
   const post = async (path: string, body: Obj) => {
     const r = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
     if (!r.ok && r.status !== 409) throw new Error(`demo data: POST ${path}: ${r.status} ${await r.text()}`);
     return r;
   };
-  for (const n of [ns('default'), ns('kube-system'), ns('shop', { team: 'commerce' }), ns('monitoring', { team: 'platform' })]) await post('/api/v1/namespaces', n);
+  for (const n of [ns('shop', { team: 'commerce' }), ns('monitoring', { team: 'platform' })]) await post('/api/v1/namespaces', n);
   for (const name of ['node-a', 'node-b'])
     await post('/api/v1/nodes', {
       apiVersion: 'v1',
@@ -145,5 +144,5 @@ export async function seedDemoData(baseUrl: string, log: (l: string) => void, ad
       metadata: { name, namespace: 'shop' },
       spec: { cronSpec, image: 'example/cron:1.0', replicas: 1 },
     });
-  log('demo data: seeded namespaces default, kube-system, shop, monitoring');
+  log('demo data: seeded namespaces shop, monitoring');
 }

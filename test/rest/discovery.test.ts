@@ -80,4 +80,17 @@ describe('openapi', () => {
     expect(r.body.swagger).toBe('2.0');
     expect(Object.keys(r.body.definitions).length).toBeGreaterThan(50);
   });
+
+  it('lists alias spellings without short names or categories, so each resolves once', async () => {
+    const canonical = await api.get('/apis/apiextensions.service.io/v1');
+    const alias = await api.get('/apis/apiextensions.k8s.io/v1');
+    const crd = (r: any) => r.body.resources.find((x: any) => x.name === 'customresourcedefinitions');
+    expect(crd(canonical)).toMatchObject({ shortNames: ['crd', 'crds'], categories: ['api-extensions'] });
+    expect(crd(alias).shortNames).toBeUndefined();
+    expect(crd(alias).categories).toBeUndefined();
+    const agg = await api.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+    const ingresses = (g: string) => agg.body.items.find((i: any) => i.metadata.name === g).versions[0].resources.find((r: any) => r.resource === 'ingresses');
+    expect(ingresses('networking.service.io').shortNames).toEqual(['ing']);
+    expect(ingresses('networking.k8s.io').shortNames).toBeUndefined();
+  });
 });

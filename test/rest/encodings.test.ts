@@ -164,6 +164,9 @@ describe('Protobuf', () => {
   it('answers 406 for custom resources unless JSON is offered too', async () => {
     const r = await api.get('/apis/cr.example.com/v1/namespaces/enc/foos/f1', { Accept: 'application/vnd.kubernetes.protobuf' });
     expect(r.status).toBe(406);
+    // written as JSON, as upstream does when the Accept cannot be served
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
     const fb = await api.get('/apis/cr.example.com/v1/namespaces/enc/foos/f1', { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
     expect(fb.status).toBe(200);
     expect(fb.body.kind).toBe('Foo');

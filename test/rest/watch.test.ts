@@ -133,6 +133,23 @@ describe('watch', () => {
     await w.waitEnd();
   });
 
+  it('answers 410 for a compacted resourceVersion the watch cache still holds, as a list does', async () => {
+    // the cache for configmaps is running (earlier watches), so it holds these events in its history
+    const first = await api.post(NS, cm('h1'));
+    await api.post(NS, cm('h2'));
+    const rv = first.body.metadata.resourceVersion;
+    const live = await open(`${NS}?watch=1&resourceVersion=${rv}`);
+    await live.until((e) => e.some((x) => x.object?.metadata?.name === 'h2'));
+    live.close();
+    await server.store.compact(await server.store.currentRevision());
+    expect((await api.get(`${NS}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status).toBe(410);
+    const w = await open(`${NS}?watch=1&resourceVersion=${rv}`);
+    await w.until((e) => e.length >= 1);
+    expect(w.events.map((e) => e.type)).toEqual(['ERROR']);
+    expect(w.events[0]!.object).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' });
+    await w.waitEnd();
+  });
+
   it('ends the stream after timeoutSeconds', async () => {
     const w = await open(`${NS}?watch=1&timeoutSeconds=1&resourceVersion=0`);
     await w.waitEnd(4000);

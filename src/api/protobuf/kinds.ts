@@ -24,6 +24,25 @@ const GROUP_PACKAGES: Record<string, string> = {
   'authorization.k8s.io': 'k8s.io.api.authorization.v1',
   'meta.service.io': META,
   'meta.k8s.io': META,
+  'networking.service.io': 'k8s.io.api.networking.v1',
+  'networking.k8s.io': 'k8s.io.api.networking.v1',
+  'scheduling.service.io': 'k8s.io.api.scheduling.v1',
+  'scheduling.k8s.io': 'k8s.io.api.scheduling.v1',
+  'discovery.service.io': 'k8s.io.api.discovery.v1',
+  'discovery.k8s.io': 'k8s.io.api.discovery.v1',
+  'events.service.io': 'k8s.io.api.events.v1',
+  'events.k8s.io': 'k8s.io.api.events.v1',
+  'node.service.io': 'k8s.io.api.node.v1',
+  'node.k8s.io': 'k8s.io.api.node.v1',
+  'admissionregistration.service.io': 'k8s.io.api.admissionregistration.v1',
+  'admissionregistration.k8s.io': 'k8s.io.api.admissionregistration.v1',
+  'storage.service.io': 'k8s.io.api.storage.v1',
+  'storage.k8s.io': 'k8s.io.api.storage.v1',
+};
+
+/** Packages of group versions other than v1. */
+const VERSION_PACKAGES: Record<string, string> = {
+  'autoscaling/v2': 'k8s.io.api.autoscaling.v2',
 };
 
 const withLists = (kinds: string[]) => kinds.flatMap((k) => [k, `${k}List`]);
@@ -41,7 +60,15 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.coordination.v1': withLists(['Lease']),
   'k8s.io.api.rbac.v1': withLists(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']),
   'k8s.io.api.policy.v1': [...withLists(['PodDisruptionBudget']), 'Eviction'],
-  'k8s.io.api.autoscaling.v1': ['Scale'],
+  'k8s.io.api.autoscaling.v1': ['Scale', ...withLists(['HorizontalPodAutoscaler'])],
+  'k8s.io.api.autoscaling.v2': withLists(['HorizontalPodAutoscaler']),
+  'k8s.io.api.networking.v1': withLists(['Ingress', 'IngressClass', 'NetworkPolicy']),
+  'k8s.io.api.scheduling.v1': withLists(['PriorityClass']),
+  'k8s.io.api.discovery.v1': withLists(['EndpointSlice']),
+  'k8s.io.api.events.v1': withLists(['Event']),
+  'k8s.io.api.node.v1': withLists(['RuntimeClass']),
+  'k8s.io.api.storage.v1': withLists(['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']),
+  'k8s.io.api.admissionregistration.v1': withLists(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']),
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   'k8s.io.api.authentication.v1': ['SelfSubjectReview', 'TokenReview', 'TokenRequest'],
   'k8s.io.api.authorization.v1': ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
@@ -59,8 +86,7 @@ function resolve(apiVersion: string, kind: string): MessageInfo | null {
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  if (version !== 'v1') return null;
-  const pkg = GROUP_PACKAGES[group];
+  const pkg = version === 'v1' ? GROUP_PACKAGES[group] : VERSION_PACKAGES[`${group}/${version}`];
   if (!pkg) return null;
   if (PACKAGE_KINDS[pkg]?.includes(kind)) return lookupMessage(`${pkg}.${kind}`) ?? null;
   if (META_KINDS.has(kind)) return lookupMessage(`${META}.${kind}`) ?? null;

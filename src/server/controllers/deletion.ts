@@ -6,6 +6,7 @@ import { NamespaceController } from './namespace-controller.js';
 import { ObjectFeed } from './object-feed.js';
 import { PodGraceController } from './pod-grace.js';
 import type { ControllerDeps } from './controller-support.js';
+import type { FeedListener } from './object-feed.js';
 
 export interface DeletionControllers {
   gc: GarbageCollector;
@@ -15,7 +16,8 @@ export interface DeletionControllers {
   stop(): Promise<void>;
 }
 
-export async function startDeletionControllers(deps: ControllerDeps): Promise<DeletionControllers> {
+/** `more` are further listeners sharing the one feed (subscribed before it starts). */
+export async function startDeletionControllers(deps: ControllerDeps, more: FeedListener[] = []): Promise<DeletionControllers> {
   const feed = new ObjectFeed(deps.store, deps.log);
   const gc = new GarbageCollector(deps, feed);
   const namespaces = new NamespaceController(deps);
@@ -25,6 +27,7 @@ export async function startDeletionControllers(deps: ControllerDeps): Promise<De
   feed.subscribe(namespaces);
   feed.subscribe(pods);
   feed.subscribe(disruption);
+  for (const l of more) feed.subscribe(l);
   await feed.start();
   return {
     gc,

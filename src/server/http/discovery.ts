@@ -8,8 +8,18 @@ function resourceVerbs(t: ResourceType): string[] {
   return [...t.verbs].sort();
 }
 
+/**
+ * Whether a group name is the alias (upstream) spelling of a canonical group. Alias spellings list the same
+ * resources without short names or categories, so a short name resolves once (no kubectl "could also match
+ * lower priority resource" warning) and `kubectl get all` lists each object once.
+ */
+function isAliasSpelling(group: string): boolean {
+  return group !== '' && canonicalGroup(group) !== group;
+}
+
 function apiResources(types: ResourceType[], group: string) {
   const out: Record<string, unknown>[] = [];
+  const alias = isAliasSpelling(group);
   for (const t of types) {
     const r: Record<string, unknown> = {
       name: t.plural,
@@ -18,8 +28,8 @@ function apiResources(types: ResourceType[], group: string) {
       kind: t.kind,
       verbs: resourceVerbs(t),
     };
-    if (t.shortNames.length) r.shortNames = t.shortNames;
-    if (t.categories.length) r.categories = t.categories;
+    if (t.shortNames.length && !alias) r.shortNames = t.shortNames;
+    if (t.categories.length && !alias) r.categories = t.categories;
     r.storageVersionHash = createHash('sha256').update(`${group}/${t.version}/${t.kind}`).digest('base64').slice(0, 12);
     out.push(r);
     for (const sr of t.subresources) {
@@ -91,7 +101,7 @@ export function apiResourceList(reg: TypeRegistry, urlGroup: string, version: st
   };
 }
 
-function discoveryResources(types: ResourceType[]) {
+function discoveryResources(types: ResourceType[], alias = false) {
   return types.map((t) => {
     const r: Record<string, unknown> = {
       resource: t.plural,
@@ -100,8 +110,8 @@ function discoveryResources(types: ResourceType[]) {
       singularResource: t.singular,
       verbs: resourceVerbs(t),
     };
-    if (t.shortNames.length) r.shortNames = t.shortNames;
-    if (t.categories.length) r.categories = t.categories;
+    if (t.shortNames.length && !alias) r.shortNames = t.shortNames;
+    if (t.categories.length && !alias) r.categories = t.categories;
     if (t.subresources.length)
       r.subresources = t.subresources.map((sr) => ({
         subresource: sr.name,
@@ -128,7 +138,7 @@ export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discover
       for (const name of spellings(group))
         items.push({
           metadata: { name },
-          versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts), freshness: 'Current' })),
+          versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts, isAliasSpelling(name)), freshness: 'Current' })),
         });
     }
   }

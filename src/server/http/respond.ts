@@ -174,6 +174,8 @@ export function writeError(req: IncomingMessage, res: ServerResponse, e: unknown
   if (status.details?.retryAfterSeconds) res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
   let n: Negotiated;
   try {
+    // a 406 means the Accept could not be served: upstream writes it in its default form, JSON
+    if (status.code === 406) throw new Error('not acceptable');
     n = negotiate(req.headers.accept, { protobuf: hasEncoder('protobuf'), cbor: false, transforms: false, watch: false });
   } catch {
     n = { encoding: 'json', representation: 'object', metaGroup: 'meta.service.io', metaVersion: 'v1', mediaType: 'application/json' };

@@ -1,5 +1,5 @@
 // coordination Lease, RBAC kinds, CustomResourceDefinition and policy PodDisruptionBudget.
-import { type Obj, ageColumn, arr, builtinType, col, num, obj, setDefault, str } from './builtin-helpers.js';
+import { type Obj, ageColumn, arr, builtinType, col, num, obj, str } from './builtin-helpers.js';
 import { crdStrategy } from './crd.js';
 import { groupSpellings } from './names.js';
 import * as fe from './schema/field-errors.js';
@@ -33,8 +33,12 @@ function defaultSubjects(o: KubeObject): void {
   for (const s of arr(o.subjects)) {
     if (!s || typeof s !== 'object') continue;
     const subj = s as Obj;
-    if (subj.kind === 'User' || subj.kind === 'Group') setDefault(subj, 'apiGroup', RBAC_GROUP);
-    else if (subj.kind === 'ServiceAccount') setDefault(subj, 'apiGroup', '');
+    if (subj.kind === 'User' || subj.kind === 'Group') {
+      if (!subj.apiGroup) subj.apiGroup = RBAC_GROUP;
+    } else if (subj.kind === 'ServiceAccount' && subj.apiGroup === '') {
+      // upstream defaults "" and omits it (omitempty): a stored "" would differ from every manifest
+      delete subj.apiGroup;
+    }
   }
 }
 
@@ -154,7 +158,7 @@ export const clusterTypes: ResourceType[] = [
   }),
   builtinType({
     group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', schemaRef: 'io.k8s.api.policy.v1.PodDisruptionBudget',
-    scope: 'Namespaced', shortNames: ['pdb'], status: true, strategy: { validate: validatePDB },
+    scope: 'Namespaced', shortNames: ['pdb'], status: true, strategy: { validate: validatePDB, tracksGeneration: true },
     columns: [
       col('Min Available', (o) => orNA(obj(o.spec).minAvailable)),
       col('Max Unavailable', (o) => orNA(obj(o.spec).maxUnavailable)),

@@ -56,6 +56,8 @@ export interface KindDef {
   scale?: boolean;
   columns?: TableColumn[];
   strategy: Strategy;
+  /** Shares the storage of this group's resource of the same plural (events.k8s.io Events). */
+  storageGroup?: string;
 }
 
 export function builtinType(d: KindDef): ResourceType {
@@ -93,6 +95,7 @@ export function builtinType(d: KindDef): ResourceType {
     strategy: d.strategy,
     custom: false,
     served: true,
+    ...(d.storageGroup !== undefined ? { storageGroup: d.storageGroup } : {}),
   };
 }
 

@@ -44,8 +44,12 @@ function defaultContainer(c: Obj): void {
   }
   for (const p of arr(c.ports)) if (p && typeof p === 'object') setDefault(p as Obj, 'protocol', 'TCP');
   for (const e of arr(c.env)) {
-    const ref = obj(obj(obj(e).valueFrom).fieldRef);
+    const from = obj(obj(e).valueFrom);
+    const ref = obj(from.fieldRef);
     if (Object.keys(ref).length) setDefault(ref, 'apiVersion', 'v1');
+    // a zero Quantity divisor is written out as "0" (upstream's resourceFieldRef as served)
+    const rref = obj(from.resourceFieldRef);
+    if (Object.keys(rref).length) setDefault(rref, 'divisor', '0');
   }
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
@@ -58,6 +62,11 @@ export function defaultPodSpec(spec: Obj): void {
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
   setDefault(spec, 'schedulerName', 'default-scheduler');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  // a negative grace period is stored as 1 (upstream mutatePodTerminationGracePeriodSeconds)
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) spec.terminationGracePeriodSeconds = 1;
+  // the deprecated serviceAccount mirrors serviceAccountName (and the other way round), as upstream's conversion
+  if (str(spec.serviceAccountName) && !str(spec.serviceAccount)) spec.serviceAccount = spec.serviceAccountName;
+  else if (str(spec.serviceAccount) && !str(spec.serviceAccountName)) spec.serviceAccountName = spec.serviceAccount;
   setDefault(spec, 'securityContext', {});
   setDefault(spec, 'enableServiceLinks', true);
   for (const c of arr(spec.containers)) if (c && typeof c === 'object') defaultContainer(c as Obj);
@@ -111,6 +120,8 @@ function defaultPod(o: KubeObject): void {
 export interface PodSpecRules {
   /** Allowed restart policies (templates of Deployments etc. only allow Always). */
   restartPolicies?: string[];
+  /** Names containers may mount besides spec.volumes (a StatefulSet's volumeClaimTemplates). */
+  extraVolumes?: string[];
 }
 
 export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {}): FieldError[] {
@@ -118,6 +129,8 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
   const containers = arr(spec.containers);
   if (containers.length === 0) errs.push(fe.required(`${path}.containers`));
   const names = new Set<string>();
+  /** volumeMounts per container path, checked once the volumes are known */
+  const pendingMounts: [string, unknown[]][] = [];
   const checkContainers = (list: unknown[], field: string) => {
     list.forEach((c, i) => {
       const p = `${path}.${field}[${i}]`;
@@ -144,6 +157,17 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
       const res = obj(ctr.resources);
       const req = obj(res.requests);
       const lim = obj(res.limits);
+      for (const [kind, list] of [['requests', req], ['limits', lim]] as const)
+        for (const [k, q] of Object.entries(list))
+          if (parseQuantity(str(q)) < 0) errs.push(fe.invalid(`${p}.resources.${kind}[${k}]`, str(q), 'must be greater than or equal to 0'));
+      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+        if (ctr[probe] === undefined) continue;
+        const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => obj(ctr[probe])[h] !== undefined);
+        if (handlers.length === 0) errs.push(fe.required(`${p}.${probe}`, 'must specify a handler type'));
+        // upstream names the second handler it finds, in exec/httpGet/tcpSocket/grpc order
+        else if (handlers.length > 1) errs.push(fe.forbidden(`${p}.${probe}.${handlers[1]}`, 'may not specify more than 1 handler type'));
+      }
+      pendingMounts.push([p, arr(ctr.volumeMounts)]);
       for (const k of Object.keys(req)) {
         if (lim[k] === undefined) continue;
         const r = parseQuantity(str(req[k]));
@@ -164,6 +188,26 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
       if (volumes.has(name)) errs.push(fe.duplicate(p, name));
       volumes.add(name);
     }
+    const sources = Object.keys(obj(v)).filter((k) => k !== 'name' && obj(v)[k] !== undefined && obj(v)[k] !== null);
+    if (sources.length === 0) errs.push(fe.required(`${path}.volumes[${i}]`, 'must specify a volume type'));
+    else if (sources.length > 1) errs.push(fe.forbidden(`${path}.volumes[${i}].${sources[1]}`, 'may not specify more than 1 volume type'));
+  });
+  for (const [p, mounts] of pendingMounts)
+    mounts.forEach((m, j) => {
+      const name = str(obj(m).name);
+      if (!name) errs.push(fe.required(`${p}.volumeMounts[${j}].name`));
+      else if (!volumes.has(name) && !rules.extraVolumes?.includes(name)) errs.push({ type: 'FieldValueNotFound', field: `${p}.volumeMounts[${j}].name`, detail: `Not found: ${JSON.stringify(name)}`, badValue: name });
+      if (!str(obj(m).mountPath)) errs.push(fe.required(`${p}.volumeMounts[${j}].mountPath`));
+    });
+  arr(spec.tolerations).forEach((t, i) => {
+    const tol = obj(t);
+    const tp = `${path}.tolerations[${i}]`;
+    if (tol.operator === 'Exists' && str(tol.value) !== '') errs.push(fe.invalid(`${tp}.operator`, 'Exists', "value must be empty when `operator` is 'Exists'"));
+    else if (tol.operator !== undefined && tol.operator !== '' && tol.operator !== 'Exists' && tol.operator !== 'Equal') errs.push(fe.notSupported(`${tp}.operator`, tol.operator, ['Equal', 'Exists']));
+    if (!str(tol.key) && tol.operator !== 'Exists') errs.push(fe.invalid(`${tp}.operator`, str(tol.operator), 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    if (tol.tolerationSeconds !== undefined && tol.effect !== 'NoExecute') errs.push(fe.invalid(`${tp}.effect`, str(tol.effect), 'effect must be \'NoExecute\' when `tolerationSeconds` is set'));
+    if (tol.effect !== undefined && tol.effect !== '' && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(str(tol.effect)))
+      errs.push(fe.notSupported(`${tp}.effect`, tol.effect, ['NoExecute', 'NoSchedule', 'PreferNoSchedule']));
   });
   const rp = spec.restartPolicy;
   if (rules.restartPolicies && typeof rp === 'string' && !rules.restartPolicies.includes(rp)) {
@@ -313,6 +357,7 @@ const podColumns: TableColumn[] = [
 ];
 
 export const podStrategy: Strategy = {
+  tracksGeneration: true,
   defaults: defaultPod,
   validate(o, old) {
     const errs = validatePodSpec(obj(o.spec), 'spec');

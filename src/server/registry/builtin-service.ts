@@ -107,11 +107,13 @@ function defaultService(o: KubeObject, old?: KubeObject): void {
     serviceIPs.markUsed(spec.clusterIP);
   }
   if (spec.clusterIPs === undefined) spec.clusterIPs = [spec.clusterIP];
-  if (spec.clusterIP !== 'None') {
+  // headless services with a selector get families too (their endpoints carry pod IPs); selectorless ones do not
+  if (spec.clusterIP !== 'None' || Object.keys(obj(spec.selector)).length > 0) {
     setDefault(spec, 'ipFamilies', ['IPv4']);
     setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
   }
   setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+  if (type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
   if (type === 'NodePort' || type === 'LoadBalancer') {
     setDefault(spec, 'externalTrafficPolicy', 'Cluster');
     const prevPorts = arr(prev.ports).map(obj);
@@ -136,7 +138,7 @@ function validateService(o: KubeObject, old?: KubeObject): FieldError[] {
   if (typeof name === 'string' && name && !/^[a-z]/.test(name)) errs.push(fe.invalid('metadata.name', name, DNS1035_LABEL_ERROR));
   const spec = obj(o.spec);
   const type = str(spec.type) || 'ClusterIP';
-  if (!SERVICE_TYPES.includes(type)) errs.push(fe.notSupported('spec.type', type, SERVICE_TYPES));
+  if (!SERVICE_TYPES.includes(type)) errs.push(fe.notSupported('spec.type', type, [...SERVICE_TYPES].sort()));
   const ports = arr(spec.ports).map(obj);
   if (type === 'ExternalName') {
     if (!str(spec.externalName)) errs.push(fe.required('spec.externalName'));
@@ -159,6 +161,8 @@ function validateService(o: KubeObject, old?: KubeObject): FieldError[] {
     seen.add(key);
     if (typeof p.targetPort === 'number' && !validPort(p.targetPort))
       errs.push(fe.invalid(`${path}.targetPort`, p.targetPort, 'must be between 1 and 65535, inclusive'));
+    // a named target port is an IANA service name (upstream validation.IsValidPortName)
+    else if (typeof p.targetPort === 'string') for (const e of portNameErrors(p.targetPort)) errs.push(fe.invalid(`${path}.targetPort`, p.targetPort, e));
     if (p.nodePort !== undefined && p.nodePort !== 0) {
       if (type !== 'NodePort' && type !== 'LoadBalancer') errs.push(fe.forbidden(`${path}.nodePort`, 'may not be used when `type` is \'ClusterIP\''));
       else if (typeof p.nodePort !== 'number' || p.nodePort < NODE_PORT_MIN || p.nodePort > NODE_PORT_MAX)
@@ -174,6 +178,17 @@ function validateService(o: KubeObject, old?: KubeObject): FieldError[] {
       errs.push(fe.invalid('spec.clusterIPs[0]', ip ?? '', 'may not change once set'));
   }
   return errs;
+}
+
+/** IsValidPortName: 1-15 characters, lower case alphanumerics and '-', at least one letter, no '--', no '-' at either end. */
+export function portNameErrors(name: string): string[] {
+  const out: string[] = [];
+  if (name.length < 1 || name.length > 15) out.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!/[a-z]/.test(name)) out.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) out.push("must not contain consecutive hyphens");
+  if (name.length > 0 && (name.startsWith('-') || name.endsWith('-'))) out.push("must not begin or end with a hyphen");
+  return out;
 }
 
 function validPort(p: unknown): boolean {

@@ -39,7 +39,9 @@ function validateSelectorAndTemplate(o: KubeObject, kindWord: string, restartPol
     if (!selectorMatches(spec.selector, labels))
       errs.push(fe.invalid(`${templatePath}.metadata.labels`, labels, '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplate(template, templatePath, { restartPolicies }));
+  // a StatefulSet's containers mount its volumeClaimTemplates as well as the template's volumes
+  const claimNames = arr(spec.volumeClaimTemplates).map((t) => str(obj(obj(t).metadata).name)).filter(Boolean);
+  errs.push(...validatePodTemplate(template, templatePath, { restartPolicies, extraVolumes: claimNames }));
   return errs;
 }
 
@@ -57,6 +59,7 @@ const selectorOf = (o: KubeObject) => obj(o.spec).selector;
 // ---- Deployment ----
 
 const deploymentStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);
@@ -99,6 +102,7 @@ const deploymentStrategy: Strategy = {
 // ---- ReplicaSet ----
 
 const replicaSetStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);
@@ -118,6 +122,7 @@ const replicaSetStrategy: Strategy = {
 const STS_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 
 const statefulSetStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);
@@ -132,6 +137,9 @@ const statefulSetStrategy: Strategy = {
     defaultPodTemplate(spec.template);
     for (const t of arr(spec.volumeClaimTemplates)) {
       if (!t || typeof t !== 'object') continue;
+      // upstream 1.33 writes the embedded claims' apiVersion/kind too
+      setDefault(t as Obj, 'apiVersion', 'v1');
+      setDefault(t as Obj, 'kind', 'PersistentVolumeClaim');
       setDefault(ensure(t as Obj, 'spec'), 'volumeMode', 'Filesystem');
       setDefault(ensure(t as Obj, 'status'), 'phase', 'Pending');
     }
@@ -167,6 +175,7 @@ const statefulSetStrategy: Strategy = {
 // ---- DaemonSet ----
 
 const daemonSetStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     const us = ensure(spec, 'updateStrategy');
@@ -204,10 +213,13 @@ function defaultJobSpec(spec: Obj): void {
   setDefault(spec, 'backoffLimit', 6);
   setDefault(spec, 'completionMode', 'NonIndexed');
   setDefault(spec, 'suspend', false);
+  // JobPodReplacementPolicy (beta, on in 1.33): Failed with a podFailurePolicy, TerminatingOrFailed otherwise
+  setDefault(spec, 'podReplacementPolicy', spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed');
   defaultPodTemplate(spec.template);
 }
 
 const jobStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     defaultJobSpec(spec);
@@ -304,7 +316,19 @@ export function cronScheduleError(schedule: string): string | undefined {
   return undefined;
 }
 
+/** An IANA time zone name the runtime's tz database knows (upstream: time.LoadLocation); "" and "Local" are rejected too. */
+function validTimeZone(tz: string): boolean {
+  if (tz === '' || tz === 'Local' || tz.trim() !== tz) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const cronJobStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(o) {
     const spec = ensure(o as Obj, 'spec');
     setDefault(spec, 'concurrencyPolicy', 'Allow');
@@ -325,6 +349,8 @@ const cronJobStrategy: Strategy = {
       const e = cronScheduleError(schedule);
       if (e) errs.push(fe.invalid('spec.schedule', schedule, e));
     }
+    const tz = spec.timeZone;
+    if (typeof tz === 'string' && !validTimeZone(tz)) errs.push(fe.invalid('spec.timeZone', tz, `unknown time zone ${tz}`));
     const cp = spec.concurrencyPolicy;
     if (cp !== undefined && !['Allow', 'Forbid', 'Replace'].includes(str(cp)))
       errs.push(fe.notSupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']));

@@ -43,6 +43,25 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['admissionregistration.service.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', 'Cluster', [], ''],
   ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', 'Cluster', [], 'status'],
   ['admissionregistration.service.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', 'Cluster', [], ''],
+  ['', 'v1', 'ResourceQuota', 'resourcequotas', 'Namespaced', ['quota'], 'status'],
+  ['', 'v1', 'LimitRange', 'limitranges', 'Namespaced', ['limits'], ''],
+  ['', 'v1', 'ReplicationController', 'replicationcontrollers', 'Namespaced', ['rc'], 'status,scale'],
+  ['', 'v1', 'PodTemplate', 'podtemplates', 'Namespaced', [], ''],
+  ['apps', 'v1', 'ControllerRevision', 'controllerrevisions', 'Namespaced', [], ''],
+  ['networking.service.io', 'v1', 'Ingress', 'ingresses', 'Namespaced', ['ing'], 'status'],
+  ['networking.service.io', 'v1', 'IngressClass', 'ingressclasses', 'Cluster', [], ''],
+  ['networking.service.io', 'v1', 'NetworkPolicy', 'networkpolicies', 'Namespaced', ['netpol'], ''],
+  ['autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', 'Namespaced', ['hpa'], 'status'],
+  ['autoscaling', 'v1', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', 'Namespaced', ['hpa'], 'status'],
+  ['storage.service.io', 'v1', 'StorageClass', 'storageclasses', 'Cluster', ['sc'], ''],
+  ['storage.service.io', 'v1', 'CSIDriver', 'csidrivers', 'Cluster', [], ''],
+  ['storage.service.io', 'v1', 'CSINode', 'csinodes', 'Cluster', [], ''],
+  ['storage.service.io', 'v1', 'VolumeAttachment', 'volumeattachments', 'Cluster', [], 'status'],
+  ['storage.service.io', 'v1', 'CSIStorageCapacity', 'csistoragecapacities', 'Namespaced', [], ''],
+  ['scheduling.service.io', 'v1', 'PriorityClass', 'priorityclasses', 'Cluster', ['pc'], ''],
+  ['discovery.service.io', 'v1', 'EndpointSlice', 'endpointslices', 'Namespaced', [], ''],
+  ['events.service.io', 'v1', 'Event', 'events', 'Namespaced', ['ev'], ''],
+  ['node.service.io', 'v1', 'RuntimeClass', 'runtimeclasses', 'Cluster', [], ''],
 ];
 
 function type(plural: string, group = ''): ResourceType {
@@ -68,7 +87,7 @@ describe('built-in resource types', () => {
   it('has exactly the listed kinds with upstream names, scopes and sub-resources', () => {
     expect(builtinResourceTypes.map((t) => t.kind).sort()).toEqual(EXPECTED.map((e) => e[2]).sort());
     for (const [group, version, kind, plural, scope, shortNames, subs] of EXPECTED) {
-      const t = builtinResourceTypes.find((x) => x.kind === kind)!;
+      const t = builtinResourceTypes.find((x) => x.kind === kind && x.group === group && x.version === version)!;
       expect([t.group, t.version, t.plural, t.scope, t.singular, t.listKind], kind).toEqual([group, version, plural, scope, kind.toLowerCase(), `${kind}List`]);
       expect(t.shortNames, kind).toEqual(shortNames);
       expect(t.subresources.map((s) => s.name).join(','), kind).toBe(subs);
@@ -90,7 +109,7 @@ describe('built-in resource types', () => {
 
   it('puts the workload kinds in category all and scale on autoscaling/v1', () => {
     const all = builtinResourceTypes.filter((t) => t.categories.includes('all')).map((t) => t.plural).sort();
-    expect(all).toEqual(['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'replicasets', 'services', 'statefulsets']);
+    expect(all).toEqual(['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
     const scale = type('deployments', 'apps').subresources.find((s) => s.name === 'scale')!;
     expect(scale).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', specReplicasPath: '.spec.replicas' });
     expect(findBuiltinType('rbac.authorization.k8s.io', 'v1', 'roles')?.kind).toBe('Role');

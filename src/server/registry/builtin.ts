@@ -3,12 +3,13 @@ import { authenticationTypes } from './builtin-authentication.js';
 import { authorizationTypes } from './builtin-authorization.js';
 import { clusterTypes } from './builtin-cluster.js';
 import { coreTypes } from './builtin-core.js';
+import { platformTypes } from './builtin-platform.js';
 import { workloadTypes } from './builtin-workloads.js';
 import { admissionTypes } from './builtin-admission.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {

@@ -1,5 +1,6 @@
 // CustomResourceDefinitions: validation (names, versions, structural schemas, sub-resources,
 // printer columns), defaults, the resource types a CRD serves, and its Established status.
+import { evaluateRules, hasRules, validateRules } from './crd-cel.js';
 import { ageSince } from './age.js';
 import { ALL_VERBS, type Obj, arr, obj, str } from './builtin-helpers.js';
 import { type CompiledJSONPath, checkJSONPath, compileJSONPath, firstJSONPath } from './jsonpath.js';
@@ -149,7 +150,10 @@ function validateVersion(v: CrdVersion, path: string, errs: FieldError[]): void 
   else for (const e of dns1035Errors(name)) errs.push(fe.invalid(`${path}.name`, name, e));
   const schema = v.schema?.openAPIV3Schema;
   if (!schema || typeof schema !== 'object') errs.push(fe.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
-  else validateStructural(schema, `${path}.schema.openAPIV3Schema`, true, errs);
+  else {
+    validateStructural(schema, `${path}.schema.openAPIV3Schema`, true, errs);
+    validateRules(schema, `${path}.schema.openAPIV3Schema`, errs);
+  }
 
   const scale = v.subresources?.scale;
   if (scale) {
@@ -340,6 +344,8 @@ function customStrategy(schema: SchemaNode | undefined, selectable: string[]): S
   }
   const strategy: Strategy = { nameValidation: 'subdomain', requireResourceVersionOnUpdate: true };
   if (schema) strategy.defaults = (o) => void applySchemaDefaults(o, schema, builtinSchemas);
+  // x-kubernetes-validations: evaluated on create and update (transition rules see the stored object as oldSelf)
+  if (schema && hasRules(schema)) strategy.validate = (o, old) => evaluateRules(schema, o, old);
   if (selectable.length) strategy.fieldSelectors = fieldSelectors;
   return strategy;
 }
@@ -436,6 +442,7 @@ export function crdEstablishedStatus(crd: KubeObject, now: string = new Date().t
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.service.io';
 
 export const crdStrategy: Strategy = {
+  tracksGeneration: true,
   defaults(crd, old) {
     defaultCRD(crd);
     if (old) return;

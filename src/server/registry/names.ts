@@ -13,6 +13,12 @@ export const GROUP_ALIASES: Record<string, string> = {
   'authentication.k8s.io': 'authentication.service.io',
   'admissionregistration.k8s.io': 'admissionregistration.service.io',
   'admission.k8s.io': 'admission.service.io',
+  'networking.k8s.io': 'networking.service.io',
+  'storage.k8s.io': 'storage.service.io',
+  'scheduling.k8s.io': 'scheduling.service.io',
+  'discovery.k8s.io': 'discovery.service.io',
+  'events.k8s.io': 'events.service.io',
+  'node.k8s.io': 'node.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

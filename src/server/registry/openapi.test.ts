@@ -50,14 +50,30 @@ describe('OpenAPI v3', () => {
       'apis/authentication.service.io/v1',
       'apis/authorization.k8s.io/v1',
       'apis/authorization.service.io/v1',
+      'apis/admissionregistration.k8s.io/v1',
+      'apis/admissionregistration.service.io/v1',
+      'apis/autoscaling/v1',
+      'apis/autoscaling/v2',
       'apis/batch/v1',
       'apis/coordination.k8s.io/v1',
       'apis/coordination.service.io/v1',
+      'apis/discovery.k8s.io/v1',
+      'apis/discovery.service.io/v1',
+      'apis/events.k8s.io/v1',
+      'apis/events.service.io/v1',
+      'apis/networking.k8s.io/v1',
+      'apis/networking.service.io/v1',
+      'apis/node.k8s.io/v1',
+      'apis/node.service.io/v1',
       'apis/policy/v1',
       'apis/rbac.authorization.k8s.io/v1',
       'apis/rbac.authorization.service.io/v1',
+      'apis/scheduling.k8s.io/v1',
+      'apis/scheduling.service.io/v1',
       'apis/stable.example.com/v1',
-    ]);
+      'apis/storage.k8s.io/v1',
+      'apis/storage.service.io/v1',
+    ].sort());
     const doc = buildOpenAPIV3('apis/apps/v1', types, builtinSchemas)!;
     expect(idx.paths['apis/apps/v1']!.serverRelativeURL).toBe(`/openapi/v3/apis/apps/v1?hash=${documentHash(doc)}`);
     expect(documentHash(doc)).toMatch(/^[0-9A-F]{128}$/);

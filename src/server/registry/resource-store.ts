@@ -113,6 +113,11 @@ export class ResourceStore {
     return key.slice(typePrefix(this.type).length);
   }
 
+  /** The form an object is stored in (another version's, for types sharing a storage). */
+  stored(obj: KubeObject): KubeObject {
+    return this.type.strategy.convertTo ? this.type.strategy.convertTo(obj) : obj;
+  }
+
   hasStatus(): boolean {
     return this.type.subresources.some((s) => s.name === 'status');
   }
@@ -145,7 +150,8 @@ export class ResourceStore {
     else delete meta.namespace;
     meta.uid = randomUUID();
     meta.creationTimestamp = nowTimestamp();
-    meta.generation = 1;
+    if (this.type.custom || this.type.strategy.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -159,7 +165,7 @@ export class ResourceStore {
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = `${meta.generateName}${generateNameSuffix()}`;
       const key = this.key(meta.namespace, meta.name!);
-      const bytes = encodeForStorage(obj);
+      const bytes = encodeForStorage(this.stored(obj));
       checkStoredSize(bytes);
       if (opts.dryRun) {
         const existing = await this.store.get(key);
@@ -224,8 +230,11 @@ export class ResourceStore {
       delete nm.deletionTimestamp;
       delete nm.deletionGracePeriodSeconds;
     }
-    nm.generation = om.generation ?? 1;
-    if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+    if (this.type.custom || this.type.strategy.tracksGeneration) {
+      nm.generation = om.generation ?? 1;
+      if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+    } else if (om.generation !== undefined) nm.generation = om.generation;
+    else delete nm.generation;
     return errs;
   }
 
@@ -235,7 +244,7 @@ export class ResourceStore {
    */
   async update(key: string, next: KubeObject, old: StoredObject, opts: WriteOptions): Promise<{ obj: KubeObject; deleted: boolean }> {
     delete next.metadata!.resourceVersion;
-    const bytes = encodeForStorage(next);
+    const bytes = encodeForStorage(this.stored(next));
     const oldBytes = encodeForStorage(old.obj);
     // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
     if (bytesEqual(bytes, oldBytes) && !old.stale) return { obj: old.obj, deleted: false };

@@ -33,7 +33,7 @@ import type { KubeObject } from '../../api/types.js';
 
 /** A field error as upstream's field.Error: reason FieldValueRequired|FieldValueInvalid|... */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
   /** Dotted path with [i] indices, e.g. spec.containers[0].image */
   field: string;
   /** Human detail, e.g. `Required value`, `Invalid value: "x": must be ...` */
@@ -54,6 +54,20 @@ export interface Strategy {
   allowCreateOnUpdate?: boolean;
   /** Whether a PUT must carry metadata.resourceVersion. */
   requireResourceVersionOnUpdate?: boolean;
+  /**
+   * Whether metadata.generation is set on create and bumped on spec changes. Upstream strategies set it only for
+   * kinds with a spec a controller reconciles (workloads, PDBs, Ingress, CRDs and custom resources ...), never
+   * for Services, Secrets, ConfigMaps, Namespaces, PVCs, RBAC and the like.
+   */
+  tracksGeneration?: boolean;
+  /**
+   * For a resource served in several versions of one storage (autoscaling/v1 and v2 HorizontalPodAutoscalers): the
+   * object in this type's version, from one stored in another version (objects are stored in the version that wrote
+   * them and converted when read, as upstream's conversion does).
+   */
+  convertFrom?(obj: KubeObject): KubeObject;
+  /** The stored form of an object written through this type, when the storage holds another version (idempotent). */
+  convertTo?(obj: KubeObject): KubeObject;
   /** Selectable fields beyond metadata.name/metadata.namespace (field selector support). */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
 }
@@ -82,6 +96,8 @@ export interface ResourceType {
   custom: boolean;
   /** For CRDs: the storage version name (objects are stored in it). */
   storageVersion?: string;
+  /** The group whose storage this type shares (events.k8s.io Events live with core v1 Events), when not its own. */
+  storageGroup?: string;
   /** Whether this version is the preferred/served one (CRDs can have several). */
   served: boolean;
 }

@@ -2,7 +2,7 @@
 import { MEDIA } from '../../../api/media.js';
 import { checkObjectDepth, NestingError } from '../../../api/nesting.js';
 import { errors } from '../../../api/status.js';
-import { canonicalGroup } from '../../registry/names.js';
+import { canonicalApiVersion, canonicalGroup } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, readBody } from '../body.js';
@@ -81,7 +81,11 @@ export function gv(group: string, version: string): string {
 
 /** The object as served: apiVersion spelled as the request spelled its group. */
 export function served(s: RequestScope, obj: KubeObject): KubeObject {
-  return obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind ? obj : { ...obj, apiVersion: s.apiVersion };
+  if (obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind) return obj;
+  const convert = s.type.strategy.convertFrom;
+  if (convert && canonicalApiVersion(obj.apiVersion ?? '') !== (s.type.group ? `${s.type.group}/${s.type.version}` : s.type.version))
+    return { ...convert(obj), apiVersion: s.apiVersion };
+  return { ...obj, apiVersion: s.apiVersion };
 }
 
 export function typeLabel(t: ResourceType): string {

@@ -1,6 +1,6 @@
 // Managed fields on every write, and the strategic-merge and apply algorithms plugged into PATCH.
 import { errors, failure } from '../../../api/status.js';
-import { applyPatch, ApplyConflictError, defaultFieldManager, setManagedFields, updateManagedFields } from '../../registry/patch/apply.js';
+import { applyPatch, ApplyConflictError, defaultFieldManager, KUBECTL_APPLY_MANAGER, LAST_APPLIED_ANNOTATION, setManagedFields, updateManagedFields } from '../../registry/patch/apply.js';
 import { FieldSet } from '../../registry/patch/fieldpath.js';
 import { PatchError } from '../../registry/patch/patch-error.js';
 import { strategicMergePatch } from '../../registry/patch/strategic.js';
@@ -67,11 +67,23 @@ export function installPatchAlgorithms(): void {
   };
   patchAlgorithms.apply = (s, current, applied, { manager, force }) => {
     try {
-      const { object } = applyPatch(current, applied, { ...options(s, s.info.subresource), manager, force });
+      const lastApplied = manager === KUBECTL_APPLY_MANAGER ? lastAppliedOf(current) : undefined;
+      const { object } = applyPatch(current, applied, { ...options(s, s.info.subresource), manager, force, lastApplied });
       s.appliedManagedFields = true;
       return object;
     } catch (e) {
       throw toStatus(e);
     }
   };
+}
+
+/** The parsed client-side last-applied configuration of an object, if it carries a readable one. */
+function lastAppliedOf(obj: KubeObject | undefined): unknown {
+  const text = obj?.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

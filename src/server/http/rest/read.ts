@@ -44,7 +44,9 @@ export async function handleList(s: RequestScope): Promise<void> {
       items: result.items.map((o) => toPartialObjectMetadata(o, n.metaGroup)),
     };
   } else if (n.encoding === 'json' && !s.pretty) {
-    await streamJsonList(s.req, s.res, { kind: `${s.type.kind}List`, apiVersion: s.apiVersion, metadata: listMeta }, result.items, {
+    // a multi-version resource converts items stored in another version
+    const items = s.type.strategy.convertFrom ? result.items.map((o: KubeObject) => served(s, o)) : result.items;
+    await streamJsonList(s.req, s.res, { kind: `${s.type.kind}List`, apiVersion: s.apiVersion, metadata: listMeta }, items, {
       compression: s.gates.APIResponseCompression,
       warnings: s.warnings,
     });

@@ -38,9 +38,15 @@ export function validateForStore(type: ResourceType, obj: KubeObject, old: KubeO
   if (errs.length > 0) throw errors.invalid(type.group, type.kind, String(obj.metadata?.name ?? obj.metadata?.generateName ?? ''), dedupe(errs));
 }
 
+/** Types a field reports once: the schema and the strategy may both find them, the strategy's (later) words win. */
+const ONCE_PER_FIELD = new Set<FieldError['type']>(['FieldValueRequired', 'FieldValueNotSupported']);
+
 function dedupe(errs: FieldError[]): FieldError[] {
   const seen = new Set<string>();
+  const last = new Map<string, FieldError>();
+  for (const e of errs) if (ONCE_PER_FIELD.has(e.type)) last.set(`${e.field}\u0000${e.type}`, e);
   return errs.filter((e) => {
+    if (ONCE_PER_FIELD.has(e.type) && last.get(`${e.field}\u0000${e.type}`) !== e) return false;
     const k = `${e.field}\u0000${e.detail}`;
     if (seen.has(k)) return false;
     seen.add(k);

@@ -1,5 +1,6 @@
 // watch: a chunked stream of events from the type's watch cache, with the spec's start semantics,
 // bookmarks, streaming lists (sendInitialEvents), timeouts and slow-consumer protection.
+import { StoreError } from '../../storage/types.js';
 import { INITIAL_EVENTS_END_ANNOTATION, INITIAL_EVENTS_END_ANNOTATION_UPSTREAM } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import { cachedEncoding } from '../../watch/encode-cache.js';
@@ -11,6 +12,7 @@ import type { RequestScope } from '../scope.js';
 import { columnDefinitions, tableRow, toPartialObjectMetadata } from '../table.js';
 import { parseRV, parseWatchOptions, matchesSelectors } from './list-options.js';
 import { includeObjectOf, negotiateFor } from './output.js';
+import { served } from './decode.js';
 
 export interface WatchSettings {
   /** Interval between bookmarks when allowWatchBookmarks (upstream: 1 min). */
@@ -70,6 +72,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   let initial: KubeObject[] | undefined;
   let startRev: number;
   let initialEventsEnd = false;
+  let compactedStart = false;
   if (opts.sendInitialEvents !== undefined) {
     if (rv === undefined) await cache.waitConsistent();
     else if (rv > 0) await cache.waitFresh(rv);
@@ -90,6 +93,9 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   } else {
     await cache.start();
     startRev = rv;
+    // the retained-history rule holds for watches as for lists: a start the store has compacted away is
+    // 410 even when the watch cache still holds those events
+    compactedStart = await isCompacted(s, rv);
   }
 
   const res = s.res;
@@ -111,7 +117,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
       sentColumns = true;
       return table;
     }
-    return o.apiVersion === s.apiVersion || o.kind !== s.type.kind ? o : { ...o, apiVersion: s.apiVersion };
+    return served(s, o);
   };
 
   const enc = watchEncoders.get(n.encoding) ?? jsonWatchEncoder;
@@ -181,6 +187,15 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     );
   } else if (initialEventsEnd && opts.allowWatchBookmarks) out.addBacklog([bookmark(startRev, true)]);
 
+  const expired = () => {
+    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
+    return enc.event('ERROR', enc.object(status));
+  };
+  if (compactedStart) {
+    finish('end', expired());
+    await closedPromise;
+    return;
+  }
   try {
     unregister = cache.watch(prefix, startRev, {
       push: (ev) => closed || ev.revision <= startRev || out.push(toFrame(ev)),
@@ -197,10 +212,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
       },
       onClose: (reason) => {
         if (reason === 'slow') return finish('abort');
-        if (reason === 'expired') {
-          const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 };
-          return finish('end', enc.event('ERROR', enc.object(status)));
-        }
+        if (reason === 'expired') return finish('end', expired());
         finish('end');
       },
     });
@@ -237,4 +249,16 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
 
 function snapshot(cache: WatchCache, prefix: string): KubeObject[] {
   return cache.keysUnder(prefix).map((k) => cache.objects.get(k)!);
+}
+
+/** Whether the store has compacted `rv` away: one point read at that revision (cheap on every store, one RPC on etcd). */
+async function isCompacted(s: RequestScope, rv: number): Promise<boolean> {
+  try {
+    await s.rs.store.get(s.rs.prefix(), rv);
+    return false;
+  } catch (e) {
+    if (e instanceof StoreError && e.code === 'Compacted') return true;
+    // a future revision and the like are left to the watch itself
+    return false;
+  }
 }

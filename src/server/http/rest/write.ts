@@ -88,10 +88,12 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
       { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' },
     ]);
   dedupOwnerReferences(s, next);
-  const errs = s.rs.prepareUpdate(next, cur.obj, sub);
+  // a resource served in several versions compares and merges against the stored object in the request's version
+  const old = s.type.strategy.convertFrom ? served(s, cur.obj) : cur.obj;
+  const errs = s.rs.prepareUpdate(next, old, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
-  if (sub === '') s.type.strategy.defaults?.(next, cur.obj);
-  trackUpdate(s, cur.obj, next, sub);
+  if (sub === '') s.type.strategy.defaults?.(next, old);
+  trackUpdate(s, old, next, sub);
   const attrs = {
     operation: 'UPDATE' as const,
     type: s.type,
@@ -99,14 +101,14 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     name: s.info.name,
     subresource: sub,
     object: next,
-    oldObject: cur.obj,
+    oldObject: old,
     dryRun,
     user: s.user,
     userInfo: userInfoJson(s.userInfo),
     warnings: s.warnings,
   };
   await deps.admission.admit(attrs);
-  validateForStore(s.type, next, cur.obj);
+  validateForStore(s.type, next, old);
   await deps.admission.validate(attrs);
   const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
   return obj;

@@ -20,7 +20,8 @@ import {
   type Managers,
 } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
-import { pathString } from './path-element.js';
+import { pathString, type PathElement } from './path-element.js';
+import { canonicalApiVersion } from '../names.js';
 import { schemaTypes, type TypeNode } from './schema-types.js';
 import { compareTyped, ensureNamedFieldsAreMembers, merge, prepareConfig, removeItems } from './typed-ops.js';
 
@@ -49,7 +50,17 @@ export interface ManagedWriteOptions {
 
 export interface ApplyOptions extends ManagedWriteOptions {
   force: boolean;
+  /**
+   * The object's client-side last-applied configuration (kubectl.kubernetes.io/last-applied-configuration),
+   * given for kubectl's first server-side apply: conflicts on fields it set, with the live value, are forced
+   * (upstream lastAppliedManager, the client-side to server-side apply migration).
+   */
+  lastApplied?: unknown;
 }
+
+/** The manager whose applies may take over fields from a client-side last-applied configuration (upstream: kubectl only). */
+export const KUBECTL_APPLY_MANAGER = 'kubectl';
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 export interface UpdateOptions extends ManagedWriteOptions {
   operation: 'Update';
@@ -139,11 +150,19 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
   const ignore = opts.ignoredFields ? MANAGED_FIELDS.union(opts.ignoredFields) : MANAGED_FIELDS;
   const cmp = compareTyped(liveObj, object, root, ignore, zeroStructs(opts));
   const changed = cmp.modified.union(cmp.added);
-  const conflicts: ApplyConflict[] = [];
+  let conflicts: ApplyConflict[] = [];
+  const conflictPaths: PathElement[][] = [];
   for (const [id, m] of [...managers].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (id === applierId) continue;
     const c = m.set.intersection(changed);
-    for (const p of c.paths()) conflicts.push(conflictOf(m, pathString(p)));
+    for (const p of c.paths()) {
+      conflicts.push(conflictOf(m, pathString(p)));
+      conflictPaths.push(p);
+    }
+  }
+  if (conflicts.length && !opts.force && opts.lastApplied !== undefined) {
+    const allowed = allowedFromLastApplied(opts.lastApplied, liveObj, root, opts.apiVersion);
+    if (allowed) conflicts = conflicts.filter((_, i) => !allowed.has(conflictPaths[i]!));
   }
   if (conflicts.length && !opts.force) throw new ApplyConflictError(conflicts);
   disown(managers, changed, cmp.removed, applierId);
@@ -298,6 +317,22 @@ function printManager(m: ManagerState): string {
   if (m.subresource) s += ` with subresource ${goQuote(m.subresource)}`;
   if (m.operation === 'Update') s += ` using ${m.apiVersion}`;
   return s;
+}
+
+/**
+ * Fields a client-side apply set that still hold the value it set: the last-applied configuration's fields minus
+ * those modified, added or removed between it and the live object. Undefined when it is unusable (not an object,
+ * another apiVersion, not typeable).
+ */
+function allowedFromLastApplied(lastApplied: unknown, live: unknown, root: TypeNode, apiVersion: string): FieldSet | undefined {
+  if (!isObject(lastApplied) || canonicalApiVersion(String(lastApplied.apiVersion ?? '')) !== apiVersion) return undefined;
+  try {
+    const typed = prepareConfig(lastApplied, root);
+    const cmp = compareTyped(typed, live, root);
+    return typedFieldSet(typed, root).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+  } catch {
+    return undefined;
+  }
 }
 
 function conflictOf(m: ManagerState, field: string): ApplyConflict {

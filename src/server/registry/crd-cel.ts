@@ -1,0 +1,320 @@
+// CRD validation rules (x-kubernetes-validations): compiled when a CRD is created or updated, evaluated on every
+// create/update of its custom resources with `self` (and `oldSelf` for transition rules), as upstream's
+// apiextensions-apiserver does (pkg/apiserver/schema/cel). The engine is @marcbachmann/cel-js.
+import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
+import { isValidQuantity, parseQuantity } from './schema/quantity.js';
+import type { SchemaNode } from './schema/types.js';
+import type { FieldError } from './types.js';
+
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+const REASONS = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'] as const;
+/** Upstream's per-CRD limits: expressions are bounded in size (the cost estimator's inputs) and nesting. */
+const MAX_RULE_LENGTH = 10_000;
+const LIMITS = { maxAstNodes: 10_000, maxDepth: 250, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 };
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The CEL type of a schema node (upstream maps object schemas to object types; maps serve the same selections). */
+export function celType(s: SchemaNode | undefined): string {
+  if (!s || s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields'] && !s.properties) return 'dyn';
+  switch (s.type) {
+    case 'integer':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `list<${celType(s.items)}>`;
+    case 'object':
+      if (!s.properties && isObj(s.additionalProperties)) return `map<string, ${celType(s.additionalProperties as SchemaNode)}>`;
+      return 'map<string, dyn>';
+    default:
+      return 'dyn';
+  }
+}
+
+// ---- the Kubernetes CEL libraries (the commonly used parts of list, string, regex and quantity) ----
+
+function quantityOf(s: string): number {
+  if (!isValidQuantity(s)) throw new Error(`invalid quantity: ${s}`);
+  return parseQuantity(s);
+}
+
+class Quantity {
+  constructor(readonly text: string, readonly value: number) {}
+}
+
+const toNum = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : Number(v));
+
+function installLibraries(env: Environment): void {
+  // cel-js already provides some of these (e.g. lowerAscii): keep its own and add what is missing
+  const add = (signature: string, handler: (...args: never[]) => unknown) => {
+    try {
+      env.registerFunction(signature, handler as (...args: unknown[]) => unknown);
+    } catch {
+      // an existing overload with this signature
+    }
+  };
+  try {
+    env.registerType('Quantity', Quantity);
+  } catch {
+    // registered already
+  }
+  add('string.lowerAscii(): string', (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+  add('string.upperAscii(): string', (s: string) => s.replace(/[a-z]/g, (c) => c.toUpperCase()));
+  add('string.trim(): string', (s: string) => s.trim());
+  add('string.replace(string, string): string', (s: string, a: string, b: string) => s.split(a).join(b));
+  add('string.split(string): list<string>', (s: string, sep: string) => s.split(sep));
+  add('string.find(string): string', (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? '');
+  add('string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]));
+  add('list<dyn>.isSorted(): bool', (l: unknown[]) => l.every((v, i) => i === 0 || (l[i - 1] as number) <= (v as number)));
+  add('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
+  add('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0));
+  add('list<int>.min(): int', (l: bigint[]) => {
+    if (!l.length) throw new Error('min called on empty list');
+    return l.reduce((a, b) => (b < a ? b : a));
+  });
+  add('list<int>.max(): int', (l: bigint[]) => {
+    if (!l.length) throw new Error('max called on empty list');
+    return l.reduce((a, b) => (b > a ? b : a));
+  });
+  add('isQuantity(string): bool', (s: string) => isValidQuantity(s));
+  add('quantity(string): Quantity', (s: string) => new Quantity(s, quantityOf(s)));
+  add('Quantity.isGreaterThan(Quantity): bool', (a: Quantity, b: Quantity) => a.value > b.value);
+  add('Quantity.isLessThan(Quantity): bool', (a: Quantity, b: Quantity) => a.value < b.value);
+  add('Quantity.compareTo(Quantity): int', (a: Quantity, b: Quantity) => BigInt(Math.sign(a.value - b.value)));
+  add('Quantity.asInteger(): int', (a: Quantity) => {
+    if (!Number.isInteger(a.value)) throw new Error('cannot convert value to integer');
+    return BigInt(a.value);
+  });
+  add('Quantity.asApproximateFloat(): double', (a: Quantity) => toNum(a.value));
+  add('Quantity.isInteger(): bool', (a: Quantity) => Number.isInteger(a.value));
+}
+
+const environments = new Map<string, Environment>();
+
+/** An environment with `self` and `oldSelf` of one CEL type; built once per type. */
+function environmentFor(type: string, optionalOldSelf: boolean): Environment {
+  const key = `${type}|${optionalOldSelf}`;
+  let env = environments.get(key);
+  if (env) return env;
+  env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: LIMITS });
+  installLibraries(env);
+  env.registerVariable('self', type);
+  env.registerVariable('oldSelf', optionalOldSelf ? `optional<${type}>` : type);
+  environments.set(key, env);
+  return env;
+}
+
+export interface CompiledRule {
+  rule: ValidationRule;
+  program: ParseResult;
+  message?: ParseResult;
+  /** Reads oldSelf: a transition rule (only evaluated on updates with an old value, unless optionalOldSelf). */
+  transition: boolean;
+}
+
+function readsOldSelf(rule: string): boolean {
+  return /\boldSelf\b/.test(rule);
+}
+
+function compileOne(env: Environment, expr: string, want: 'bool' | 'string'): { program?: ParseResult; error?: string } {
+  let program: ParseResult;
+  try {
+    program = env.parse(expr);
+  } catch (e) {
+    const err = e as { summary?: string; message?: string };
+    return { error: `compilation failed: ERROR: <input>: ${err.summary ?? String(err.message).split('\n')[0]}` };
+  }
+  let checked: ReturnType<ParseResult['check']>;
+  try {
+    checked = program.check();
+  } catch (e) {
+    return { error: `compilation failed: ERROR: <input>: ${String((e as Error).message).split('\n')[0]}` };
+  }
+  if (!checked.valid) {
+    const err = checked.error as { summary?: string; message?: string } | undefined;
+    return { error: `compilation failed: ERROR: <input>: ${err?.summary ?? String(err?.message ?? 'type check failed').split('\n')[0]}` };
+  }
+  if (checked.type && checked.type !== want && checked.type !== 'dyn') return { error: `cel expression must evaluate to a ${want}` };
+  return { program };
+}
+
+/** Go's %#v of an apiextensions.ValidationRule, as upstream prints it in Invalid value errors. */
+function goRule(r: ValidationRule): string {
+  const q = (s: string | undefined) => JSON.stringify(s ?? '');
+  const reason = r.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `(*apiextensions.FieldValueErrorReason)(${q(r.reason)})`;
+  const opt = r.optionalOldSelf === undefined ? '(*bool)(nil)' : `(*bool)(${r.optionalOldSelf})`;
+  return `apiextensions.ValidationRule{Rule:${q(r.rule)}, Message:${q(r.message)}, MessageExpression:${q(r.messageExpression)}, Reason:${reason}, FieldPath:${q(r.fieldPath)}, OptionalOldSelf:${opt}}`;
+}
+
+const compiledCache = new WeakMap<object, CompiledRule[]>();
+
+/** Compiles the rules of one schema node (cached per rules array). Throws nothing: errors come from validateRules. */
+function compiledRules(node: SchemaNode): CompiledRule[] {
+  const rules = node['x-kubernetes-validations'] as ValidationRule[] | undefined;
+  if (!rules?.length) return [];
+  const hit = compiledCache.get(rules);
+  if (hit) return hit;
+  const type = celType(node);
+  const out: CompiledRule[] = [];
+  for (const r of rules) {
+    const env = environmentFor(type, r.optionalOldSelf === true);
+    const c = compileOne(env, r.rule, 'bool');
+    if (!c.program) continue;
+    const compiled: CompiledRule = { rule: r, program: c.program, transition: readsOldSelf(r.rule) };
+    if (r.messageExpression) {
+      const m = compileOne(env, r.messageExpression, 'string');
+      if (m.program) compiled.message = m.program;
+    }
+    out.push(compiled);
+  }
+  compiledCache.set(rules, out);
+  return out;
+}
+
+/** CRD-time checks of every x-kubernetes-validations rule under a schema (422 causes naming the rule). */
+export function validateRules(schema: SchemaNode, path: string, errs: FieldError[]): void {
+  const visit = (node: SchemaNode | undefined, p: string) => {
+    if (!node || typeof node !== 'object') return;
+    const rules = node['x-kubernetes-validations'] as unknown;
+    if (rules !== undefined) {
+      if (!Array.isArray(rules)) errs.push({ type: 'FieldValueInvalid', field: `${p}.x-kubernetes-validations`, detail: 'Invalid value: must be a list of rules' });
+      else
+        rules.forEach((raw, i) => {
+          const rp = `${p}.x-kubernetes-validations[${i}]`;
+          const r = (isObj(raw) ? raw : {}) as unknown as ValidationRule;
+          if (typeof r.rule !== 'string' || r.rule.trim() === '') {
+            errs.push({ type: 'FieldValueRequired', field: `${rp}.rule`, detail: 'Required value' });
+            return;
+          }
+          if (r.rule.length > MAX_RULE_LENGTH) {
+            errs.push({ type: 'FieldValueTooLong', field: `${rp}.rule`, detail: `Too long: may not be more than ${MAX_RULE_LENGTH} bytes` });
+            return;
+          }
+          if (r.reason !== undefined && !(REASONS as readonly string[]).includes(r.reason))
+            errs.push({ type: 'FieldValueNotSupported', field: `${rp}.reason`, detail: `Unsupported value: ${JSON.stringify(r.reason)}: supported values: ${REASONS.map((x) => JSON.stringify(x)).join(', ')}` });
+          if (r.fieldPath !== undefined && !/^(\.[A-Za-z_][A-Za-z0-9_]*|\[('[^']*'|\d+)\])+$/.test(r.fieldPath))
+            errs.push({ type: 'FieldValueInvalid', field: `${rp}.fieldPath`, detail: `Invalid value: ${JSON.stringify(r.fieldPath)}: fieldPath must be a valid path` });
+          if (r.optionalOldSelf === true && !readsOldSelf(r.rule))
+            errs.push({ type: 'FieldValueForbidden', field: `${rp}.optionalOldSelf`, detail: 'Forbidden: may not be set if rule does not use oldSelf' });
+          const env = environmentFor(celType(node), r.optionalOldSelf === true);
+          const c = compileOne(env, r.rule, 'bool');
+          if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.rule`, detail: `Invalid value: ${goRule(r)}: ${c.error}` });
+          if (r.messageExpression !== undefined) {
+            const m = compileOne(env, r.messageExpression, 'string');
+            if (m.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.messageExpression`, detail: `Invalid value: ${goRule(r)}: messageExpression ${m.error}` });
+          }
+        });
+    }
+    for (const [k, child] of Object.entries(node.properties ?? {})) visit(child, `${p}.properties[${k}]`);
+    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`);
+    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`);
+  };
+  visit(schema, path);
+}
+
+/** A JSON value as CEL sees it under its schema: integers as int (BigInt), numbers as double. */
+function toCel(v: unknown, s: SchemaNode | undefined): unknown {
+  if (v === null || v === undefined) return v;
+  if (typeof v === 'number') {
+    if (s?.type === 'number') return v;
+    return Number.isInteger(v) ? BigInt(v) : v;
+  }
+  if (Array.isArray(v)) return v.map((x) => toCel(x, s?.items));
+  if (isObj(v)) {
+    const out: Json = {};
+    for (const [k, x] of Object.entries(v)) out[k] = toCel(x, s?.properties?.[k] ?? (isObj(s?.additionalProperties) ? (s!.additionalProperties as SchemaNode) : undefined));
+    return out;
+  }
+  return v;
+}
+
+const typeName = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'boolean' : 'string';
+
+function evalBool(p: ParseResult, ctx: Json): { value?: boolean; error?: string } {
+  try {
+    const v = p(ctx) as unknown;
+    if (v instanceof Promise) return { error: 'asynchronous evaluation is not supported' };
+    return { value: v === true };
+  } catch (e) {
+    const err = e as { summary?: string; message?: string };
+    return { error: err.summary ?? String(err.message).split('\n')[0] };
+  }
+}
+
+/**
+ * Evaluates every rule under `schema` against `obj` (and `old` on update), as upstream's validator:
+ * a node's rules run when it is present; transition rules only where the old object has the node (unless
+ * optionalOldSelf). Errors name the node (plus the rule's fieldPath) with the rule's reason.
+ */
+export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, path = ''): FieldError[] {
+  const errs: FieldError[] = [];
+  const visit = (node: SchemaNode | undefined, v: unknown, o: unknown, p: string) => {
+    if (!node || v === undefined) return;
+    for (const c of compiledRules(node)) {
+      const optional = c.rule.optionalOldSelf === true;
+      if (c.transition && o === undefined && !optional) continue;
+      const ctx: Json = { self: toCel(v, node) };
+      if (c.transition) ctx.oldSelf = optional ? (o === undefined ? Optional.none() : Optional.of(toCel(o, node))) : toCel(o, node);
+      else if (o !== undefined) ctx.oldSelf = toCel(o, node);
+      else ctx.oldSelf = optional ? Optional.none() : null;
+      const r = evalBool(c.program, ctx);
+      const field = (p + (c.rule.fieldPath ?? '')).replace(/^\./, '');
+      const type = (c.rule.reason ?? 'FieldValueInvalid') as FieldError['type'];
+      if (r.error !== undefined) {
+        errs.push({ type: 'FieldValueInvalid', field, detail: `Invalid value: ${JSON.stringify(typeName(v))}: ${r.error} evaluating rule: ${c.rule.rule}` });
+        continue;
+      }
+      if (r.value) continue;
+      let message = c.rule.message || `failed rule: ${c.rule.rule}`;
+      if (c.message) {
+        try {
+          const m = c.message(ctx) as unknown;
+          if (typeof m === 'string' && m.trim() !== '' && !m.includes('\n')) message = m;
+        } catch {
+          // upstream falls back to the static message when messageExpression fails
+        }
+      }
+      const prefix = type === 'FieldValueForbidden' ? 'Forbidden' : type === 'FieldValueRequired' ? 'Required value' : type === 'FieldValueDuplicate' ? `Duplicate value: ${JSON.stringify(typeName(v))}` : `Invalid value: ${JSON.stringify(typeName(v))}`;
+      errs.push({ type, field, detail: `${prefix}: ${message}` });
+    }
+    if (Array.isArray(v) && node.items) {
+      const mapKeys = node['x-kubernetes-list-map-keys'] as string[] | undefined;
+      v.forEach((item, i) => {
+        // old items pair by list-map key where the list is a map, by index otherwise is not upstream: only keyed lists correlate
+        let prev: unknown;
+        if (node['x-kubernetes-list-type'] === 'map' && mapKeys?.length && Array.isArray(o))
+          prev = o.find((x) => isObj(x) && isObj(item) && mapKeys.every((k) => JSON.stringify(x[k]) === JSON.stringify(item[k])));
+        else if (node['x-kubernetes-list-type'] === 'set' && Array.isArray(o)) prev = o.find((x) => JSON.stringify(x) === JSON.stringify(item));
+        visit(node.items, item, prev, `${p}[${i}]`);
+      });
+    } else if (isObj(v)) {
+      const ov = isObj(o) ? o : undefined;
+      if (node.properties) for (const [k, child] of Object.entries(node.properties)) visit(child, v[k], ov?.[k], `${p}.${k}`);
+      else if (isObj(node.additionalProperties)) for (const [k, x] of Object.entries(v)) visit(node.additionalProperties as SchemaNode, x, ov?.[k], `${p}[${k}]`);
+    }
+  };
+  visit(schema, obj, old, path);
+  return errs;
+}
+
+/** Whether any node of the schema carries rules (skip the walk for CRDs without any). */
+export function hasRules(schema: SchemaNode | undefined): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  if ((schema['x-kubernetes-validations'] as unknown[] | undefined)?.length) return true;
+  return Object.values(schema.properties ?? {}).some(hasRules) || hasRules(schema.items) || (isObj(schema.additionalProperties) && hasRules(schema.additionalProperties as SchemaNode));
+}

@@ -1,0 +1,111 @@
+// CRD validation rules (x-kubernetes-validations): compiled at CRD create/update, evaluated on custom resource
+// writes with self/oldSelf, message/messageExpression, fieldPath, reason and optionalOldSelf.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiServer } from '../../src/server/app.js';
+import { eventually } from '../deletion/support.js';
+import { client, testServer } from '../helpers/server.js';
+
+let server: ApiServer;
+let api: ReturnType<typeof client>;
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const PATH = '/apis/cel.example.com/v1/namespaces/default/gadgets';
+
+function crd(specSchema: Record<string, unknown>, plural = 'gadgets', kind = 'Gadget') {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.cel.example.com` },
+    spec: {
+      group: 'cel.example.com',
+      scope: 'Namespaced',
+      names: { plural, singular: kind.toLowerCase(), kind },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } }],
+    },
+  };
+}
+
+const gadget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'cel.example.com/v1', kind: 'Gadget', metadata: { name }, spec });
+
+beforeAll(async () => {
+  server = await testServer();
+  api = client(server.url);
+  const r = await api.post(
+    CRDS,
+    crd({
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer' },
+        maxReplicas: { type: 'integer' },
+        mode: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'mode is immutable' }] },
+        size: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(t, t.lowerAscii() == t)', messageExpression: '"tags must be lower case, got " + string(size(self)) + " tags"' }] },
+        owner: { type: 'string', 'x-kubernetes-validations': [{ rule: '!oldSelf.hasValue() || self == oldSelf.value()', optionalOldSelf: true, message: 'owner may be set once' }] },
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.replicas <= self.maxReplicas', message: 'replicas must not exceed maxReplicas', fieldPath: '.replicas' },
+        { rule: "!has(self.size) || quantity(self.size).isLessThan(quantity('10Gi'))", reason: 'FieldValueForbidden', message: 'size must be below 10Gi' },
+      ],
+    }),
+  );
+  expect(r.status, r.text).toBe(201);
+  await eventually(async () => expect((await api.get(PATH)).status).toBe(200));
+});
+afterAll(() => server.close());
+
+const causes = (r: { body: any }) => r.body.details.causes.map((c: any) => `${c.field}: ${c.message}`);
+
+describe('CRD validation rules', () => {
+  it('rejects a CRD whose rule does not compile, naming the rule', async () => {
+    const r = await api.post(CRDS, crd({ type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.size >' }] }, 'broken', 'Broken'));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toHaveLength(1);
+    expect(r.body.details.causes[0].field).toBe('spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
+    expect(r.body.details.causes[0].message).toMatch(/^Invalid value: apiextensions\.ValidationRule\{Rule:"self\.size >", Message:"", .*\}: compilation failed: ERROR: /);
+  });
+
+  it('rejects a rule that is not boolean and a reason it does not know', async () => {
+    const r = await api.post(
+      CRDS,
+      crd({ type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n + 1' }, { rule: 'true', reason: 'Nope' }] }, 'badtypes', 'BadType'),
+    );
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual([
+      expect.stringMatching(/x-kubernetes-validations\[0\]\.rule: Invalid value: .*: cel expression must evaluate to a bool$/),
+      expect.stringMatching(/x-kubernetes-validations\[1\]\.reason: Unsupported value: "Nope": supported values: "FieldValueInvalid", /),
+    ]);
+  });
+
+  it('evaluates rules on create with message, fieldPath and reason', async () => {
+    const bad = await api.post(PATH, gadget('g1', { replicas: 5, maxReplicas: 3, size: '20Gi', tags: ['Prod'] }));
+    expect(bad.status).toBe(422);
+    expect(causes(bad)).toEqual([
+      'spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas',
+      'spec: Forbidden: size must be below 10Gi',
+      'spec.tags: Invalid value: "array": tags must be lower case, got 1 tags',
+    ]);
+    expect(bad.body.details.causes.map((c: any) => c.reason)).toEqual(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueInvalid']);
+    expect((await api.post(PATH, gadget('g1', { replicas: 2, maxReplicas: 3, size: '1Gi', tags: ['prod'], mode: 'a' }))).status).toBe(201);
+  });
+
+  it('runs transition rules against the stored object on update only', async () => {
+    const cur = await api.get(`${PATH}/g1`);
+    const changed = await api.put(`${PATH}/g1`, { ...cur.body, spec: { ...cur.body.spec, mode: 'b' } });
+    expect(changed.status).toBe(422);
+    expect(causes(changed)).toEqual(['spec.mode: Invalid value: "string": mode is immutable']);
+    expect((await api.put(`${PATH}/g1`, { ...cur.body, spec: { ...cur.body.spec, replicas: 3 } })).status).toBe(200);
+  });
+
+  it('gives optionalOldSelf rules oldSelf as an optional, also on create', async () => {
+    expect((await api.post(PATH, gadget('g2', { replicas: 1, maxReplicas: 1, owner: 'ann' }))).status).toBe(201);
+    const cur = await api.get(`${PATH}/g2`);
+    const r = await api.put(`${PATH}/g2`, { ...cur.body, spec: { ...cur.body.spec, owner: 'bob' } });
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual(['spec.owner: Invalid value: "string": owner may be set once']);
+  });
+
+  it('reports an evaluation error as an invalid value naming the rule', async () => {
+    const r = await api.post(PATH, gadget('g3', { replicas: 1 }));
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual([expect.stringMatching(/^spec\.replicas: Invalid value: "object": .* evaluating rule: self\.replicas <= self\.maxReplicas$/)]);
+  });
+});
