@@ -24,7 +24,8 @@ beforeAll(async () => {
     },
   );
   c = client(api.url);
-  await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { env: 'prod' } } });
+  // the bootstrap `default` namespace exists: label it as the policy below expects
+  await c.patch('/api/v1/namespaces/default', { metadata: { labels: { env: 'prod' } } }, 'application/merge-patch+json');
 });
 afterAll(() => api.close());
 afterEach(async () => {

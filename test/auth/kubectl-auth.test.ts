@@ -73,7 +73,7 @@ afterAll(async () => {
 describe('kubectl with authentication', () => {
   test('a static token: requests work and whoami shows the user', async () => {
     const kc = kubeconfig('token', { token: 'admin-token' });
-    const ns = await kubectl(kc, ['create', 'namespace', 'default']);
+    const ns = await kubectl(kc, ['create', 'namespace', 'team-a']);
     expect(ns.stderr).toBe('');
     const who = await kubectl(kc, ['auth', 'whoami']);
     expect(who.code).toBe(0);

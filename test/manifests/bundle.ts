@@ -442,6 +442,11 @@ webhooks:
       name: web
       namespace: ${ns}
       path: /validate
+  # as charts do: only objects that opt in are sent (the bundle's webhook server never runs here)
+  objectSelector:
+    matchLabels:
+      example.com/webhook: enabled
+  failurePolicy: Ignore
   rules:
   - apiGroups: ["apps"]
     apiVersions: ["v1"]
@@ -462,6 +467,11 @@ webhooks:
       name: web
       namespace: ${ns}
       path: /mutate
+  # as charts do: only objects that opt in are sent (the bundle's webhook server never runs here)
+  objectSelector:
+    matchLabels:
+      example.com/webhook: enabled
+  failurePolicy: Ignore
   rules:
   - apiGroups: [""]
     apiVersions: ["v1"]

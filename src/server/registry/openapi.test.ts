@@ -50,8 +50,6 @@ describe('OpenAPI v3', () => {
       'apis/authentication.service.io/v1',
       'apis/authorization.k8s.io/v1',
       'apis/authorization.service.io/v1',
-      'apis/admissionregistration.k8s.io/v1',
-      'apis/admissionregistration.service.io/v1',
       'apis/autoscaling/v1',
       'apis/autoscaling/v2',
       'apis/batch/v1',
