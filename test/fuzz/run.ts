@@ -39,6 +39,8 @@ export interface FuzzReport {
   storeChanged: number;
   /** Seeds past an upstream limit that were accepted. */
   acceptedOverLimit: number;
+  /** Requests that set a timer past Node's 2^31-1 ms limit (it fires at once). */
+  timerOverflows: number;
   byStatus: Record<number, number>;
   failures: FuzzFailure[];
   seconds: number;
@@ -95,7 +97,7 @@ export function* fuzzCases(opts: FuzzOptions): Generator<FuzzCase> {
 export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<FuzzReport> {
   const wire = new Wire(server.url);
   const keep = opts.keepFailures ?? 200;
-  const report: FuzzReport = { cases: 0, seeds: 0, fiveXX: 0, crashes: 0, noResponse: 0, badStatus: 0, storeChanged: 0, acceptedOverLimit: 0, byStatus: {}, failures: [], seconds: 0 };
+  const report: FuzzReport = { cases: 0, seeds: 0, fiveXX: 0, crashes: 0, noResponse: 0, badStatus: 0, storeChanged: 0, acceptedOverLimit: 0, timerOverflows: 0, byStatus: {}, failures: [], seconds: 0 };
   const fail = (c: FuzzCase, problem: string, r: WireResponse) => {
     if (report.failures.length < keep) report.failures.push({ input: describeCase(c), problem, status: r.status, response: abbrev(r.body.toString('utf8').replace(/\s+/g, ' '), 300) });
   };
@@ -104,6 +106,12 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
   const onCrash = (e: unknown) => crashes.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
+  // A timer past 2^31-1 ms fires after 1 ms (Node's TimeoutOverflowWarning): a watch that ends at once.
+  const overflows: string[] = [];
+  const onWarning = (w: Error) => {
+    if (w.name === 'TimeoutOverflowWarning') overflows.push(w.message);
+  };
+  process.on('warning', onWarning);
   const seedCount = (opts.includeSeeds ?? true) ? seedCases({ cbor: opts.cbor ?? false }).length : 0;
   const trace = process.env.FUZZ_TRACE;
   // FUZZ_SKIP=<regexp of labels>: leave out inputs known to abort the process, to see past them while they are being fixed
@@ -113,6 +121,7 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
     for (const c of fuzzCases(opts)) {
       const before = c.guard ? await snapshot(server.store, c.guard) : undefined;
       const crashesBefore = crashes.length;
+      const overflowsBefore = overflows.length;
       // FUZZ_TRACE=<file>: each input is written before it is sent, so a fatal crash (OOM abort) names its input
       if (skip?.test(c.label)) continue;
       if (trace) appendFileSync(trace, describeCase(c) + '\n');
@@ -126,7 +135,7 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
       if (r.status === 0) {
         report.noResponse++;
         fail(c, r.cut ? 'no response: the request hung past the read window' : `no response (${r.error ?? 'connection closed'})`, r);
-      } else if (r.status >= 500 && !tooLargeResourceVersion(r)) {
+      } else if (r.status >= 500 && !tooLargeResourceVersion(c, r)) {
         report.fiveXX++;
         fail(c, `${r.status} for client input`, r);
       }
@@ -149,6 +158,12 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
           fail(c, `rejected request changed the store: ${diff}`, r);
         }
       }
+      // warnings are emitted on the next tick: give them one before looking
+      if (/timeout/i.test(c.path)) await new Promise((res) => setImmediate(res));
+      if (overflows.length > overflowsBefore) {
+        report.timerOverflows++;
+        fail(c, `timer overflow: ${overflows.at(-1)}`, r);
+      }
       const crashed = crashes.length > crashesBefore;
       if (crashed || r.status === 0 || report.cases % 100 === 0) {
         const ready = await wire.send({ method: 'GET', path: '/readyz', headers: {} });
@@ -163,36 +178,43 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
   } finally {
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
+    process.off('warning', onWarning);
     wire.close();
     report.seconds = (performance.now() - t0) / 1000;
   }
   return report;
 }
 
-/** Upstream answers a read at a resourceVersion the store has not reached with 504 (storage/errors.go, reason Timeout, cause ResourceVersionTooLarge): the one 5xx for client input. */
-function tooLargeResourceVersion(r: WireResponse): boolean {
+/**
+ * Upstream answers a read at a valid resourceVersion the store has not reached with 504 (storage/errors.go,
+ * reason Timeout, cause ResourceVersionTooLarge): the one 5xx for client input. A resourceVersion that is
+ * not a uint64 is a 400 upstream (strconv.ParseUint), never a wait.
+ */
+function tooLargeResourceVersion(c: FuzzCase, r: WireResponse): boolean {
   if (r.status !== 504) return false;
-  try {
-    const st = JSON.parse(r.body.toString('utf8'));
-    return st.reason === 'Timeout' && st.details?.causes?.some((c: { reason?: string }) => c.reason === 'ResourceVersionTooLarge');
-  } catch {
-    return false;
-  }
+  const rv = new URL(c.path, 'http://x').searchParams.get('resourceVersion') ?? '';
+  if (!/^\d{1,20}$/.test(rv) || BigInt(rv) > 2n ** 64n - 1n) return false;
+  const st = decodeBody(r);
+  return st?.reason === 'Timeout' && st.details?.causes?.some((x: { reason?: string }) => x.reason === 'ResourceVersionTooLarge');
+}
+
+function decodeBody(r: WireResponse): any {
+  const ct = String(r.headers['content-type'] ?? '');
+  if (ct.includes('protobuf')) return decodeProtobufObject(r.body);
+  if (ct.includes('cbor')) return decodeCbor(r.body);
+  if (ct.includes('yaml')) return parseYaml(r.body.toString('utf8'));
+  if (ct.includes('json')) return JSON.parse(r.body.toString('utf8'));
+  throw new Error(`Content-Type "${ct}" is not a Status encoding`);
 }
 
 /** Why an error response is not a Status in the negotiated encoding (undefined = it is one). */
 export function statusProblem(r: WireResponse): string | undefined {
   if (r.cut) return 'error response body never ended';
-  const ct = String(r.headers['content-type'] ?? '');
   let obj: any;
   try {
-    if (ct.includes('protobuf')) obj = decodeProtobufObject(r.body);
-    else if (ct.includes('cbor')) obj = decodeCbor(r.body);
-    else if (ct.includes('yaml')) obj = parseYaml(r.body.toString('utf8'));
-    else if (ct.includes('json')) obj = JSON.parse(r.body.toString('utf8'));
-    else return `error body has Content-Type "${ct}", not a Status encoding`;
+    obj = decodeBody(r);
   } catch (e) {
-    return `error body is not a decodable Status (${ct}): ${(e as Error).message}`;
+    return `error body is not a decodable Status: ${(e as Error).message}`;
   }
   if (obj?.kind !== 'Status') return `error body kind is ${JSON.stringify(obj?.kind)}, not Status`;
   if (obj.status !== 'Failure') return `Status.status is ${JSON.stringify(obj.status)}`;
@@ -222,7 +244,7 @@ function diffSnapshots(a: Snapshot, b: Snapshot): string | undefined {
 /** A one-paragraph summary plus the failures grouped by problem, for test output and the bench. */
 export function formatReport(r: FuzzReport): string {
   const lines = [
-    `fuzz: ${r.cases} cases (${r.seeds} seeds) in ${r.seconds.toFixed(1)} s = ${(r.cases / r.seconds).toFixed(0)} cases/s; 5xx ${r.fiveXX}, crashes ${r.crashes}, no response ${r.noResponse}, non-Status errors ${r.badStatus}, store changed by rejected requests ${r.storeChanged}, over-limit inputs accepted ${r.acceptedOverLimit}`,
+    `fuzz: ${r.cases} cases (${r.seeds} seeds) in ${r.seconds.toFixed(1)} s = ${(r.cases / r.seconds).toFixed(0)} cases/s; 5xx ${r.fiveXX}, crashes ${r.crashes}, no response ${r.noResponse}, non-Status errors ${r.badStatus}, store changed by rejected requests ${r.storeChanged}, over-limit inputs accepted ${r.acceptedOverLimit}, timer overflows ${r.timerOverflows}`,
     `statuses: ${Object.entries(r.byStatus)
       .map(([s, n]) => `${s}×${n}`)
       .join(' ')}`,
