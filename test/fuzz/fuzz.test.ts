@@ -1,6 +1,8 @@
 // Property-based fuzzing of the whole HTTP API (issue 14): seeds of known-bad inputs plus generated
 // requests against real in-process servers (memory store; JSON/YAML/Protobuf, and CBOR with the gate on).
-// FUZZ_CASES sets the generated case count (default a few thousand; `npm run bench -- fuzz` runs ≥ 100k).
+// Knobs: FUZZ_CASES = generated cases per server (default 2000; `npm run bench -- fuzz` runs 100k),
+// FUZZ_SEED = fast-check seed, FUZZ_TRACE=<file> logs each input before it is sent (names the input of a
+// fatal crash), FUZZ_SKIP=<regexp> leaves out inputs by label while a known abort is being fixed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { parseFeatureGates } from '../../src/server/features.js';
