@@ -28,6 +28,10 @@ describe('a write with an unsatisfiable Accept header', () => {
     expect((await api.put(`${base}/existing`, cm('existing', 'new'), html)).status).toBe(406);
     expect((await api.patch(`${base}/existing`, { data: { v: 'patched' } }, 'application/merge-patch+json', html)).status).toBe(406);
     expect((await api.patch(`${base}/applied?fieldManager=t`, JSON.stringify(cm('applied', 'x')), 'application/apply-patch+yaml', html)).status).toBe(406);
+    // output options are checked with the media type: a Table with a bad includeObject stores nothing either
+    const table = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+    expect((await api.post(`${base}?includeObject=bogus`, cm('tabled', 'x'), table)).status).toBe(400);
+    expect((await api.patch(`${base}/existing?includeObject=bogus`, { data: { v: 'patched' } }, 'application/merge-patch+json', table)).status).toBe(400);
     expect(await server.store.currentRevision()).toBe(rev);
     expect((await api.get(`${base}/fresh`)).status).toBe(404);
     expect((await api.get(`${base}/existing`)).body.data).toEqual({ v: 'old' });

@@ -43,6 +43,8 @@ export interface FuzzReport {
   timerOverflows: number;
   byStatus: Record<number, number>;
   failures: FuzzFailure[];
+  /** Every failure, grouped by problem (numbers and quoted values masked): count and first example. */
+  problems: Map<string, { count: number; example: FuzzFailure }>;
   seconds: number;
 }
 
@@ -97,9 +99,14 @@ export function* fuzzCases(opts: FuzzOptions): Generator<FuzzCase> {
 export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<FuzzReport> {
   const wire = new Wire(server.url);
   const keep = opts.keepFailures ?? 200;
-  const report: FuzzReport = { cases: 0, seeds: 0, fiveXX: 0, crashes: 0, noResponse: 0, badStatus: 0, storeChanged: 0, acceptedOverLimit: 0, timerOverflows: 0, byStatus: {}, failures: [], seconds: 0 };
+  const report: FuzzReport = { cases: 0, seeds: 0, fiveXX: 0, crashes: 0, noResponse: 0, badStatus: 0, storeChanged: 0, acceptedOverLimit: 0, timerOverflows: 0, byStatus: {}, failures: [], problems: new Map(), seconds: 0 };
   const fail = (c: FuzzCase, problem: string, r: WireResponse) => {
-    if (report.failures.length < keep) report.failures.push({ input: describeCase(c), problem, status: r.status, response: abbrev(r.body.toString('utf8').replace(/\s+/g, ' '), 300) });
+    const f = { input: describeCase(c), problem, status: r.status, response: abbrev(r.body.toString('utf8').replace(/\s+/g, ' '), 300) };
+    if (report.failures.length < keep) report.failures.push(f);
+    const key = `${problem} | ${problemOfResponse(f.response)}`;
+    const g = report.problems.get(key);
+    if (g) g.count++;
+    else report.problems.set(key, { count: 1, example: f });
   };
   // An uncaught exception or unhandled rejection in the (in-process) server is a crash.
   const crashes: string[] = [];
@@ -166,10 +173,12 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
       }
       const crashed = crashes.length > crashesBefore;
       if (crashed || r.status === 0 || report.cases % 100 === 0) {
-        const ready = await wire.send({ method: 'GET', path: '/readyz', headers: {} });
+        // a busy event loop (an input still being chewed on) gets a few read windows before the server counts as gone
+        let ready = await wire.send({ method: 'GET', path: '/readyz', headers: {} });
+        for (let i = 0; i < 3 && ready.status === 0; i++) ready = await wire.send({ method: 'GET', path: '/readyz', headers: {} });
         if (crashed || ready.status !== 200) {
           report.crashes++;
-          fail(c, `server crashed: ${crashed ? abbrev(crashes.at(-1)!, 400) : `/readyz -> ${ready.status}`}`, r);
+          fail(c, `server crashed: ${crashed ? abbrev(crashes.at(-1)!, 400) : `/readyz -> ${ready.status} ${ready.error ?? (ready.cut ? 'no answer' : '')}`}`, r);
           if (ready.status === 0) break; // the server is gone: nothing more to learn
         }
       }
@@ -241,6 +250,12 @@ function diffSnapshots(a: Snapshot, b: Snapshot): string | undefined {
   return out.length ? out.slice(0, 3).join(', ') + (out.length > 3 ? ` (+${out.length - 3})` : '') : undefined;
 }
 
+/** The message of a Status response with names and numbers masked, for grouping. */
+function problemOfResponse(text: string): string {
+  const m = text.match(/"message":"((?:[^"\\]|\\.)*)"/) ?? text.match(/message: (.*?) reason:/);
+  return (m?.[1] ?? text.slice(0, 80)).replace(/\\?"[^"]*\\?"/g, '"…"').replace(/\d+/g, 'N').slice(0, 160);
+}
+
 /** A one-paragraph summary plus the failures grouped by problem, for test output and the bench. */
 export function formatReport(r: FuzzReport): string {
   const lines = [
@@ -249,6 +264,7 @@ export function formatReport(r: FuzzReport): string {
       .map(([s, n]) => `${s}×${n}`)
       .join(' ')}`,
   ];
-  for (const f of r.failures) lines.push(`  FAIL ${f.problem}\n    input: ${f.input}\n    response ${f.status}: ${f.response}`);
+  if (r.problems.size) lines.push(`distinct problems (${r.problems.size}):`);
+  for (const [key, g] of r.problems) lines.push(`  ${g.count}× ${key}\n    e.g. input: ${g.example.input}\n    response ${g.example.status}: ${g.example.response}`);
   return lines.join('\n');
 }
