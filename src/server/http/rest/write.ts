@@ -128,6 +128,7 @@ function dedupOwnerReferences(s: RequestScope, obj: KubeObject): void {
   const seen = new Set<string>();
   const dups: string[] = [];
   const kept = refs.filter((r) => {
+    if (r === null || typeof r !== 'object') return true; // left for validation to reject
     if (!seen.has(r.uid)) return seen.add(r.uid), true;
     if (!dups.includes(r.uid)) dups.push(r.uid);
     return false;
