@@ -108,6 +108,9 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
       }
       throw errors.expired('The resourceVersion for the provided list is too old.');
     }
+    // a forged token from the future: client input, not a server fault
+    if (e instanceof StoreError && e.code === 'FutureRevision' && o.mode.kind === 'Continuation')
+      throw errors.badRequest('continue key is not valid: its resource version is newer than the server');
     throw e;
   }
   const result: ListResult = { items, resourceVersion: String(readAt) };
