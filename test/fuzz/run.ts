@@ -103,7 +103,7 @@ export async function runFuzz(server: FuzzServer, opts: FuzzOptions): Promise<Fu
   const fail = (c: FuzzCase, problem: string, r: WireResponse) => {
     const f = { input: describeCase(c), problem, status: r.status, response: abbrev(r.body.toString('utf8').replace(/\s+/g, ' '), 300) };
     if (report.failures.length < keep) report.failures.push(f);
-    const key = `${problem} | ${problemOfResponse(f.response)}`;
+    const key = `${problem.replace(/\d+e\+\d+|\d{4,}/g, 'N').split('\n')[0]} | ${problemOfResponse(f.response)}`;
     const g = report.problems.get(key);
     if (g) g.count++;
     else report.problems.set(key, { count: 1, example: f });
