@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
   ui: () => import('./ui.js').then((m) => m.benchUi()),
   encryption: () => import('./encryption.js').then((m) => m.benchEncryption()),
+  fuzz: () => import('./fuzz.js').then((m) => m.benchFuzz()),
 };
 
 async function main(): Promise<void> {

@@ -24,7 +24,7 @@ export function decodeContinue(token: string): ContinueToken {
   }
   if (typeof parsed !== 'object' || parsed === null || !VERSIONS.has(parsed.v as string))
     throw new ContinueTokenError('continue key is not valid: server does not recognize this encoded version');
-  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv === 0)
+  if (typeof parsed.rv !== 'number' || !Number.isSafeInteger(parsed.rv) || parsed.rv === 0)
     throw new ContinueTokenError('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   if (typeof parsed.start !== 'string' || parsed.start.length === 0)
     throw new ContinueTokenError('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');

@@ -110,6 +110,9 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
     }
     // undecryptable or undecodable objects: upstream's corrupt-object StorageError naming them
     if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(e, rs.target());
+    // a forged token from the future: client input, not a server fault
+    if (e instanceof StoreError && e.code === 'FutureRevision' && o.mode.kind === 'Continuation')
+      throw errors.badRequest('continue key is not valid: its resource version is newer than the server');
     throw e;
   }
   const result: ListResult = { items, resourceVersion: String(readAt) };

@@ -105,21 +105,26 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, nameMo
         errs.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: `Too long: must have at most 262144 bytes` });
     }
   }
-  if (meta.finalizers !== undefined) {
+  // JSON null is a nil list upstream (as if absent); anything else that is not a list is invalid
+  if (meta.finalizers != null && !Array.isArray(meta.finalizers)) errs.push(invalid('metadata.finalizers', meta.finalizers, 'must be a list of strings'));
+  else if (meta.finalizers != null) {
     meta.finalizers.forEach((f, i) => {
       if (typeof f !== 'string') errs.push(invalid(`metadata.finalizers[${i}]`, f, 'must be a string'));
       else for (const e of qualifiedNameErrors(f)) errs.push(invalid(`metadata.finalizers[${i}]`, f, e));
     });
   }
-  if (meta.ownerReferences !== undefined) {
-    meta.ownerReferences.forEach((r, i) => {
+  if (meta.ownerReferences != null && !Array.isArray(meta.ownerReferences)) errs.push(invalid('metadata.ownerReferences', meta.ownerReferences, 'must be a list of owner references'));
+  else if (meta.ownerReferences != null) {
+    meta.ownerReferences.forEach((item, i) => {
       const p = `metadata.ownerReferences[${i}]`;
+      // a null (or non-object) entry decodes to an empty reference upstream: every required field is missing
+      const r = item !== null && typeof item === 'object' ? item : ({} as typeof item);
       if (!r.apiVersion) errs.push({ type: 'FieldValueInvalid', field: `${p}.apiVersion`, detail: 'Invalid value: "": version must not be empty' });
       if (!r.kind) errs.push({ type: 'FieldValueInvalid', field: `${p}.kind`, detail: 'Invalid value: "": kind must not be empty' });
       if (!r.name) errs.push({ type: 'FieldValueInvalid', field: `${p}.name`, detail: 'Invalid value: "": name must not be empty' });
       if (!r.uid) errs.push({ type: 'FieldValueInvalid', field: `${p}.uid`, detail: 'Invalid value: "": uid must not be empty' });
     });
-    const controllers = meta.ownerReferences.filter((r) => r.controller === true);
+    const controllers = meta.ownerReferences.filter((r) => r?.controller === true);
     if (controllers.length > 1)
       errs.push(invalid('metadata.ownerReferences', meta.ownerReferences, 'Only one reference can have Controller set to true'));
   }

@@ -35,10 +35,12 @@ function invalidListOptions(field: string, type: string, detail: string) {
   return errors.invalid('meta.service.io', 'ListOptions', '', [{ type, field, detail }]);
 }
 
-/** Parses a resourceVersion value; undefined/'' → undefined. Non-numeric → 400 as upstream. */
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** Parses a resourceVersion value; undefined/'' → undefined. Not a uint64 (strconv.ParseUint(v, 10, 64) upstream) → 400. */
 export function parseRV(v: string | undefined | null): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  if (!/^\d+$/.test(v)) throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
+  if (!/^\d+$/.test(v) || v.length > 20 || BigInt(v) > MAX_UINT64) throw errors.badRequest(`resourceVersion: Invalid value: "${v}": invalid resource version`);
   return Number(v);
 }
 

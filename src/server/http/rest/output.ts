@@ -9,12 +9,15 @@ import type { RequestScope } from '../scope.js';
 import { toPartialObjectMetadata, toTable, type IncludeObject } from '../table.js';
 
 export function negotiateFor(s: RequestScope, opts: { watch?: boolean; transforms?: boolean } = {}): Negotiated {
-  return negotiate(s.req.headers.accept, {
+  const n = negotiate(s.req.headers.accept, {
     protobuf: hasProtobufType(s.apiVersion, s.type.kind) && hasEncoder('protobuf'),
     cbor: s.gates.CBORServingAndStorage && hasEncoder('cbor'),
     transforms: opts.transforms ?? true,
     watch: opts.watch ?? false,
   });
+  // the Table options too, so that a write with a bad one is refused before it stores anything
+  if (n.representation === 'Table') includeObjectOf(s.query);
+  return n;
 }
 
 export function includeObjectOf(q: URLSearchParams): IncludeObject {

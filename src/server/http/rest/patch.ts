@@ -12,7 +12,7 @@ import { isStackOverflow } from '../../../api/nesting.js';
 import type { RequestScope } from '../scope.js';
 import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
 import { canonicalApiVersion } from '../../registry/names.js';
-import { respondObject } from './output.js';
+import { negotiateFor, respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
 import { checkFields } from './validate.js';
 import { createObject, updateObject, type WriteDeps } from './write.js';
@@ -41,6 +41,7 @@ function invalidPatchOptions(field: string, type: string, detail: string) {
 }
 
 export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<void> {
+  const n = negotiateFor(s); // before anything is decoded or written, as upstream
   const ct = bodyEssence(s.req.headers['content-type']);
   const patchType = ct !== undefined && Object.hasOwn(PATCH_TYPES, ct) ? PATCH_TYPES[ct] : undefined;
   const accepted = Object.keys(PATCH_TYPES).filter((t) => t !== MEDIA.applyPatchCbor || s.gates.CBORServingAndStorage);
@@ -67,12 +68,12 @@ export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<voi
     if (!cur) {
       if (patchType !== 'apply' || sub) throw errors.notFound(s.rs.target(s.info.name));
       const created = await applyCreate(s, deps, patch.value as KubeObject, manager, force, ns, dryRun, level, patch.duplicates);
-      respondObject(s, 201, served(s, created));
+      respondObject(s, 201, served(s, created), n);
       return;
     }
     try {
       const result = await patchExisting(s, deps, cur, patchType, patch.value, { manager, force, dryRun, level, duplicates: patch.duplicates });
-      respondObject(s, 200, result);
+      respondObject(s, 200, result, n);
       return;
     } catch (e) {
       // a concurrent write between read and write: re-apply the patch on the new state, unless the patch itself pinned a version

@@ -4,9 +4,10 @@ import { errors } from '../../../api/status.js';
 import type { StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
+import type { Negotiated } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
 import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
-import { respondObject } from './output.js';
+import { negotiateFor, respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
 import { trackUpdate } from './managed.js';
@@ -17,6 +18,8 @@ export interface WriteDeps {
 
 export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<void> {
   if (s.info.name) throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  // upstream negotiates the response type before decoding or writing anything: a 406 stores nothing
+  const n = negotiateFor(s);
   const dryRun = dryRunOf(s.query);
   const level = fieldValidationOf(s.query);
   const { obj, duplicates } = await decodeObjectBody(s);
@@ -27,7 +30,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
   if (ns !== undefined && meta.namespace && meta.namespace !== ns)
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   const created = await createObject(s, deps, obj, ns, dryRun);
-  respondObject(s, 201, served(s, created));
+  respondObject(s, 201, served(s, created), n);
 }
 
 /** The create path shared by POST and create-on-PUT (and apply-create later). */
@@ -49,13 +52,14 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
 }
 
 export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<void> {
+  const n = negotiateFor(s);
   const dryRun = dryRunOf(s.query);
   const level = fieldValidationOf(s.query);
   const sub = s.info.subresource;
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const { obj, duplicates } = await decodeObjectBody(s);
   if (sub === 'scale') {
-    await updateScale(s, deps, obj, ns, dryRun);
+    await updateScale(s, deps, obj, ns, dryRun, n);
     return;
   }
   checkKind(s, obj);
@@ -70,11 +74,11 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
   if (!cur) {
     if (sub || !s.type.strategy.allowCreateOnUpdate) throw errors.notFound(s.rs.target(s.info.name));
     const created = await createObject(s, deps, obj, ns, dryRun);
-    respondObject(s, 201, served(s, created));
+    respondObject(s, 201, served(s, created), n);
     return;
   }
   const result = await updateObject(s, deps, obj, cur, sub, dryRun);
-  respondObject(s, 200, served(s, result));
+  respondObject(s, 200, served(s, result), n);
 }
 
 /** The update path shared by PUT, PATCH and internal writers: conflict check, merge of server fields, validation, admission. */
@@ -114,14 +118,14 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   return obj;
 }
 
-async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, ns: string | undefined, dryRun: boolean): Promise<void> {
+async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, ns: string | undefined, dryRun: boolean, n: Negotiated): Promise<void> {
   if (!isScale(body)) throw errors.badRequest('the body must be a Scale (autoscaling/v1)');
   const cur = await s.rs.mustRead(ns, s.info.name);
   const rv = body.metadata?.resourceVersion;
   if (rv && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
   const next = fromScale(s.type, structuredClone(cur.obj), body);
   const updated = await updateObject(s, deps, next, cur, '', dryRun);
-  respondObject(s, 200, toScale(s.type, updated));
+  respondObject(s, 200, toScale(s.type, updated), n);
 }
 
 /** Duplicate owner references (same uid) are dropped with a warning, as upstream does since 1.20. */
@@ -131,6 +135,7 @@ function dedupOwnerReferences(s: RequestScope, obj: KubeObject): void {
   const seen = new Set<string>();
   const dups: string[] = [];
   const kept = refs.filter((r) => {
+    if (r === null || typeof r !== 'object') return true; // left for validation to reject
     if (!seen.has(r.uid)) return seen.add(r.uid), true;
     if (!dups.includes(r.uid)) dups.push(r.uid);
     return false;
