@@ -79,6 +79,14 @@ describe('path segments never name another resource', () => {
     expect(ns.body.message).toMatch(/^Namespace parameter invalid/);
   });
 
+  it('a query pair with a malformed escape is dropped, as Go drops it: watch=%ZZ lists', async () => {
+    const r = await raw(server.url, 'GET', '/api/v1/namespaces/victim/configmaps?watch=%ZZ', json);
+    expect(r.status).toBe(200);
+    expect(r.body.kind).toBe('ConfigMapList');
+    const semi = await raw(server.url, 'GET', '/api/v1/namespaces/victim/configmaps?watch=true;x=1', json);
+    expect(semi.body.kind).toBe('ConfigMapList');
+  });
+
   it('an empty segment names nothing instead of shifting the path', async () => {
     // `namespaces//configmaps` would otherwise read as the Namespace "configmaps"
     const r = await raw(server.url, 'DELETE', '/api/v1/namespaces//configmaps', json);

@@ -117,5 +117,21 @@ export function rawTarget(url: string | undefined): RawTarget {
   if (hash >= 0) target = target.slice(0, hash);
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
-  return { path: path.startsWith('/') ? path : '/' + path, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+  return { path: path.startsWith('/') ? path : '/' + path, query: parseQuery(q < 0 ? '' : target.slice(q + 1)) };
+}
+
+const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/;
+
+/**
+ * Query parameters as Go's url.ParseQuery leaves them for the server (Request.URL.Query()): a pair with
+ * a malformed percent-escape or a semicolon is dropped, not taken literally (`watch=%ZZ` asks for no watch).
+ */
+export function parseQuery(raw: string): URLSearchParams {
+  if (!raw.includes('%') && !raw.includes(';')) return new URLSearchParams(raw);
+  return new URLSearchParams(
+    raw
+      .split('&')
+      .filter((pair) => !pair.includes(';') && !BAD_ESCAPE.test(pair))
+      .join('&'),
+  );
 }
