@@ -24,6 +24,7 @@ import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost,
 import { requestDeadline } from './http/request-timeout.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
+import { startCluster } from './controllers/cluster.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
@@ -60,7 +61,7 @@ export interface Extension {
   install(server: { deps: ApiDeps; onClose(fn: () => Promise<void> | void): void }): Promise<void> | void;
 }
 
-export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings> } = {}): Promise<ApiServer> {
+export async function startServer(partial: Partial<ServerFlags> = {}, opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; now?: () => number } = {}): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
   const store = opts.store ?? createStore({ kind: flags.store, dataDir: flags.dataDir, etcdServers: flags.etcdServers, etcdPrefix: flags.etcdPrefix, log });
@@ -191,8 +192,16 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const initialize = async (): Promise<void> => {
     await crds.start();
     closers.push(() => crds.stop());
-    const deletion = await startDeletionControllers({ store, types, admission, log });
+    const deletion = await startDeletionControllers({ store, types, admission, log }, flags.controllers);
     closers.push(() => deletion.stop());
+    const cluster = await startCluster({ store, types, admission, log }, {
+      controllers: flags.controllers,
+      simulatedNodes: flags.simulatedNodes ?? (flags.demoData ? 3 : 0),
+      eventTtlMs: flags.eventTtlMs,
+      kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
+      now: opts.now,
+    });
+    closers.push(() => cluster.stop());
     closers.push(() => caches.stopAll());
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);

@@ -6,6 +6,7 @@ import { NamespaceController } from './namespace-controller.js';
 import { ObjectFeed } from './object-feed.js';
 import { PodGraceController } from './pod-grace.js';
 import type { ControllerDeps } from './controller-support.js';
+import { controllerEnabled } from './cluster.js';
 
 export interface DeletionControllers {
   gc: GarbageCollector;
@@ -15,16 +16,17 @@ export interface DeletionControllers {
   stop(): Promise<void>;
 }
 
-export async function startDeletionControllers(deps: ControllerDeps): Promise<DeletionControllers> {
+/** `controllers` is --controllers: the garbage collector, namespace and disruption controllers go by upstream's names. */
+export async function startDeletionControllers(deps: ControllerDeps, controllers: string[] = ['*']): Promise<DeletionControllers> {
   const feed = new ObjectFeed(deps.store, deps.log);
   const gc = new GarbageCollector(deps, feed);
   const namespaces = new NamespaceController(deps);
   const pods = new PodGraceController(deps);
   const disruption = new DisruptionController(deps);
-  feed.subscribe(gc);
-  feed.subscribe(namespaces);
+  if (controllerEnabled(controllers, 'garbage-collector-controller')) feed.subscribe(gc);
+  if (controllerEnabled(controllers, 'namespace-controller')) feed.subscribe(namespaces);
   feed.subscribe(pods);
-  feed.subscribe(disruption);
+  if (controllerEnabled(controllers, 'disruption-controller')) feed.subscribe(disruption);
   await feed.start();
   return {
     gc,
