@@ -10,7 +10,7 @@ let kc: string;
 const k = (args: string[], input?: string) => kubectl(kc, args, input, 60_000);
 
 beforeAll(async () => {
-  server = await testServer({ simulatedNodes: 3, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 300 });
+  server = await testServer({ controllers: ['*'], simulatedNodes: 3, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 300 });
   kc = kubeconfigFor(server.url);
   await client(server.url).post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
 });
