@@ -1,16 +1,22 @@
 // A living cluster, driven with stock kubectl (1.33): Deployments roll out on simulated nodes, Jobs complete,
 // crash-looping pods show their events. Simulated kubelet delays are small so the whole file stays fast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiServer } from '../../src/server/app.js';
+import { startServer, type ApiServer } from '../../src/server/app.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
-import { client, testServer } from '../helpers/server.js';
+import { client } from '../helpers/server.js';
 
 let server: ApiServer;
 let kc: string;
 const k = (args: string[], input?: string) => kubectl(kc, args, input, 60_000);
 
+/** The controllers' clock: the CronJob test moves it forward a minute instead of waiting for one. */
+let clockOffset = 0;
+
 beforeAll(async () => {
-  server = await testServer({ controllers: ['*'], simulatedNodes: 3, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 300 });
+  server = await startServer(
+    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, controllers: ['*'], simulatedNodes: 3, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 300 },
+    { now: () => Date.now() + clockOffset, log: () => {} },
+  );
   kc = kubeconfigFor(server.url);
   await client(server.url).post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
 });
@@ -103,5 +109,69 @@ describe('a living cluster under kubectl', () => {
       return /BackOff/.test(r.stdout) ? r : undefined;
     }, 'BackOff event');
     expect(ev.stdout).toMatch(/Warning\s+BackOff\s+Pod\/crasher\s+Back-off restarting failed container app/);
+  });
+
+  it('a CronJob fires on its schedule, and create job --from=cronjob works', async () => {
+    expect((await k(['create', 'cronjob', 'tick', '--image=busybox', '--schedule=* * * * *'])).code).toBe(0);
+    const manual = await k(['create', 'job', 'tick-manual', '--from=cronjob/tick']);
+    expect(manual.stdout).toContain('job.batch/tick-manual created');
+    clockOffset += 61_000;
+    await k(['annotate', 'cronjob', 'tick', 'nudge=1']); // a change makes the controller look at the moved clock now
+    const job = await until(async () => {
+      const jobs = JSON.parse((await k(['get', 'jobs', '-o', 'json'])).stdout).items;
+      return jobs.find((j: any) => j.metadata.ownerReferences?.[0]?.kind === 'CronJob' && /^tick-\d+$/.test(j.metadata.name));
+    }, 'a scheduled job');
+    expect(job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBeTruthy();
+    await k(['wait', '--for=condition=Complete', `job/${job.metadata.name}`, '--timeout=30s']);
+    const cj = await until(async () => {
+      const c = JSON.parse((await k(['get', 'cronjob', 'tick', '-o', 'json'])).stdout);
+      return c.status.lastSuccessfulTime ? c : undefined;
+    }, 'lastSuccessfulTime');
+    expect(cj.status.lastScheduleTime).toBeTruthy();
+    expect((await k(['events', '--for', 'cronjob/tick'])).stdout).toMatch(/SuccessfulCreate\s+CronJob\/tick\s+Created job tick-\d+/);
+  });
+
+  it('a DaemonSet runs one pod on every node', async () => {
+    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'fluentd' }] } } } };
+    expect((await k(['apply', '-f', '-'], JSON.stringify(ds))).code).toBe(0);
+    expect((await k(['rollout', 'status', 'ds/agent', '--timeout=30s'])).stdout).toContain('daemon set "agent" successfully rolled out');
+    const pods = JSON.parse((await k(['get', 'pods', '-l', 'app=agent', '-o', 'json'])).stdout).items;
+    expect(pods.map((p: any) => p.spec.nodeName).sort()).toEqual(['periscope-worker-1', 'periscope-worker-2', 'periscope-worker-3']);
+    expect((await k(['set', 'image', 'ds/agent', 'agent=fluentd:2'])).code).toBe(0);
+    expect((await k(['rollout', 'status', 'ds/agent', '--timeout=30s'])).stdout).toContain('successfully rolled out');
+  });
+
+  it('a StatefulSet creates ordered pods with their PersistentVolumeClaims', async () => {
+    const sts = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
+      spec: {
+        serviceName: 'db', replicas: 3, selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql' }] }] } },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+      },
+    };
+    expect((await k(['apply', '-f', '-'], JSON.stringify(sts))).code).toBe(0);
+    expect((await k(['rollout', 'status', 'sts/db', '--timeout=30s'])).stdout).toContain('partitioned roll out complete');
+    const pods = JSON.parse((await k(['get', 'pods', '-l', 'app=db', '-o', 'json'])).stdout).items;
+    expect(pods.map((p: any) => [p.metadata.name, p.status.phase, p.spec.hostname]).sort()).toEqual([['db-0', 'Running', 'db-0'], ['db-1', 'Running', 'db-1'], ['db-2', 'Running', 'db-2']]);
+    expect(pods.find((p: any) => p.metadata.name === 'db-1').spec.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } });
+    const pvcs = (await k(['get', 'pvc', '-o', 'name'])).stdout.trim().split('\n').sort();
+    expect(pvcs).toEqual(['persistentvolumeclaim/data-db-0', 'persistentvolumeclaim/data-db-1', 'persistentvolumeclaim/data-db-2']);
+    // ordered: db-1 was created only once db-0 was running and ready
+    const created = (n: string) => Date.parse(pods.find((p: any) => p.metadata.name === n).metadata.creationTimestamp);
+    expect(created('db-0')).toBeLessThanOrEqual(created('db-1'));
+    expect((await k(['scale', 'sts/db', '--replicas=1'])).code).toBe(0);
+    await until(async () => (await k(['get', 'pods', '-l', 'app=db', '-o', 'name'])).stdout.trim() === 'pod/db-0', 'scaled down to db-0');
+    expect((await k(['get', 'pvc', '-o', 'name'])).stdout).toContain('data-db-2'); // claims outlive their pods
+  });
+
+  it('Endpoints follow a Service and its ready pods', async () => {
+    expect((await k(['create', 'deployment', 'api', '--image=nginx', '--replicas=2', '--port=80'])).code).toBe(0);
+    expect((await k(['expose', 'deployment', 'api', '--port=8080', '--target-port=80'])).code).toBe(0);
+    const ep = await until(async () => {
+      const e = JSON.parse((await k(['get', 'endpoints', 'api', '-o', 'json'])).stdout || '{}');
+      return e.subsets?.[0]?.addresses?.length === 2 ? e : undefined;
+    }, 'two endpoint addresses');
+    expect(ep.subsets[0].ports).toEqual([{ port: 80, protocol: 'TCP' }]);
   });
 });

@@ -13,6 +13,10 @@ import { Scheduler } from './scheduler.js';
 import { DEFAULT_KUBELET_TIMINGS, SimulatedKubelet, type KubeletTimings } from './simulated-kubelet.js';
 import { SimulatedNodes } from './simulated-nodes.js';
 import { JobController } from './job-controller.js';
+import { CronJobController } from './cronjob-controller.js';
+import { DaemonSetController } from './daemonset-controller.js';
+import { StatefulSetController } from './statefulset-controller.js';
+import { EndpointsController } from './endpoints-controller.js';
 
 export interface ClusterOptions {
   /** --controllers, as kube-controller-manager spells it: '*', 'foo', '-foo'; empty = none. */
@@ -76,6 +80,10 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('replicaset-controller')) controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replicaset-controller') }));
   if (on('deployment-controller')) controllers.push(new DeploymentController({ ...ctx, events: recorder('deployment-controller') }));
   if (on('job-controller')) controllers.push(new JobController({ ...ctx, events: recorder('job-controller') }, on('ttl-after-finished-controller')));
+  if (on('cronjob-controller')) controllers.push(new CronJobController({ ...ctx, events: recorder('cronjob-controller') }));
+  if (on('daemonset-controller')) controllers.push(new DaemonSetController({ ...ctx, events: recorder('daemonset-controller') }));
+  if (on('statefulset-controller')) controllers.push(new StatefulSetController({ ...ctx, events: recorder('statefulset-controller') }));
+  if (on('endpoints-controller')) controllers.push(new EndpointsController({ ...ctx, events: recorder('endpoints-controller') }));
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0) {
     const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);

@@ -73,7 +73,9 @@ export function unfit(p: KubeObject, node: KubeObject, used: { cpu: number; memo
   const labels: Record<string, string> = node.metadata?.labels ?? {};
   const sel: Record<string, string> = spec(p).nodeSelector ?? {};
   const terms: Obj[] | undefined = spec(p).affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (Object.entries(sel).some(([k, v]) => labels[k] !== v) || (terms && terms.length > 0 && !terms.some((t) => (t.matchExpressions ?? []).every((e: Obj) => matchExpr(labels, e)))))
+  const fields = { 'metadata.name': node.metadata!.name! };
+  const termMatches = (t: Obj) => (t.matchExpressions ?? []).every((e: Obj) => matchExpr(labels, e)) && (t.matchFields ?? []).every((e: Obj) => matchExpr(fields, e));
+  if (Object.entries(sel).some(([k, v]) => labels[k] !== v) || (terms && terms.length > 0 && !terms.some(termMatches)))
     return "node(s) didn't match Pod's node affinity/selector";
   const alloc: Obj = status(node).allocatable ?? {};
   const req = podRequests(p);
