@@ -194,9 +194,10 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     closers.push(() => crds.stop());
     const deletion = await startDeletionControllers({ store, types, admission, log }, flags.controllers);
     closers.push(() => deletion.stop());
+    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     const cluster = await startCluster({ store, types, admission, log }, {
       controllers: flags.controllers,
-      simulatedNodes: flags.simulatedNodes ?? (flags.demoData ? 3 : 0),
+      simulatedNodes,
       eventTtlMs: flags.eventTtlMs,
       kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
       now: opts.now,
@@ -209,7 +210,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
     const stopCompactor = startCompactor(compactionTarget(store), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
-    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log);
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, cluster.living);
   };
   let closed: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

@@ -56,6 +56,8 @@ export function controllerEnabled(list: string[], name: string): boolean {
 
 export interface SimulatedCluster {
   cache: ClusterCache;
+  /** Nodes run pods and Deployments make them: demo data needs no hand-made pods. */
+  living: boolean;
   controllers: Reconciler[];
   stop(): Promise<void>;
 }
@@ -106,6 +108,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   ttl?.start();
   return {
     cache,
+    living: opts.simulatedNodes > 0 && on('deployment-controller') && on('replicaset-controller'),
     controllers,
     async stop() {
       feed.stop();
