@@ -48,6 +48,13 @@ export class DeploymentController extends Reconciler {
         if (ref?.kind === 'Deployment') this.enqueue(rs.metadata?.namespace, ref.name);
       }
     });
+    // Recreate waits for the old pods to be gone (upstream's deletePod handler)
+    ctx.cache.on('core/pods', ({ type, obj }) => {
+      const rsRef = type === 'delete' ? controllerRef(obj) : undefined;
+      if (rsRef?.kind !== 'ReplicaSet') return;
+      const dRef = controllerRef(ctx.cache.get('apps/replicasets', obj.metadata?.namespace, rsRef.name) ?? {});
+      if (dRef?.kind === 'Deployment') this.enqueue(obj.metadata?.namespace, dRef.name);
+    });
   }
 
   protected async sync(key: string): Promise<void> {
@@ -146,7 +153,7 @@ export class DeploymentController extends Reconciler {
     try {
       const created = await this.ctx.writer.create('apps', 'replicasets', d.metadata!.namespace, rs);
       await settle(this.ctx, [created]);
-      this.ctx.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata!.name} from 0 to ${replicas}`);
+      if (replicas > 0) this.ctx.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata!.name} from 0 to ${replicas}`);
       return created;
     } catch (e) {
       const existing = this.ctx.cache.get('apps/replicasets', d.metadata!.namespace, rs.metadata!.name!);

@@ -8,6 +8,8 @@ import type { ClusterCache } from './cluster-cache.js';
 
 export type EventType = 'Normal' | 'Warning';
 
+let nextNano = Math.floor(Math.random() * 1_000_000);
+
 /** How many recent series the recorder remembers (client-go's LRU cache holds 4096). */
 const SERIES_CACHE = 4096;
 
@@ -60,7 +62,8 @@ export class EventRecorder {
         return;
       }
     }
-    const name = `${String(involved['name'])}.${(Date.now() * 1e6 + Math.floor(Math.random() * 1e6)).toString(16)}`;
+    // upstream names events `<object>.<unix nanoseconds in hex>`; a counter in the sub-millisecond part keeps them unique
+    const name = `${String(involved['name'])}.${(BigInt(Date.now()) * 1_000_000n + BigInt(nextNano++ % 1_000_000)).toString(16)}`;
     const created = await this.writer.create('', 'events', namespace, {
       metadata: { name, namespace },
       involvedObject: involved,
