@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<void>> = {
   encodings: () => import('./encodings.js').then((m) => m.benchEncodings()),
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
   ui: () => import('./ui.js').then((m) => m.benchUi()),
+  cluster: () => import('./cluster.js').then((m) => m.benchCluster()),
 };
 
 async function main(): Promise<void> {
