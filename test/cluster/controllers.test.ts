@@ -59,6 +59,30 @@ describe('--controllers', () => {
   });
 });
 
+describe('pods/binding', () => {
+  it('assigns a node once, with PodScheduled=True; rejects a second binding and a non-Node target', async () => {
+    const server = await testServer();
+    try {
+      const c = client(server.url);
+      await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+      await c.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+      const bad = await c.post('/api/v1/namespaces/default/pods/p/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Pod', name: 'x' } });
+      expect(bad.status).toBe(422);
+      const ok = await c.post('/api/v1/namespaces/default/pods/p/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'n1' } });
+      expect([ok.status, ok.body.status]).toEqual([201, 'Success']);
+      const pod = (await c.get('/api/v1/namespaces/default/pods/p')).body;
+      expect(pod.spec.nodeName).toBe('n1');
+      expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: 'PodScheduled', status: 'True' }));
+      const again = await c.post('/api/v1/namespaces/default/pods/p/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'n2' } });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toContain('is already assigned to node "n1"');
+      expect((await c.get('/api/v1/namespaces/default/pods/p/binding')).status).toBe(405);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a living cluster', () => {
   let server: ApiServer;
   let c: ReturnType<typeof client>;

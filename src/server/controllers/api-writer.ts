@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../../api/status.js';
 import { parseFeatureGates } from '../features.js';
 import { deleteObject } from '../http/rest/deleter.js';
+import { bindPod } from '../http/rest/binding.js';
 import type { DeleteOptions } from '../http/rest/delete-options.js';
 import { gv } from '../http/rest/decode.js';
 import { createObject, updateObject } from '../http/rest/write.js';
@@ -91,6 +92,17 @@ export class ApiWriter {
         if (e instanceof StatusError && e.code === 404) return undefined;
         throw e;
       }
+    }
+  }
+
+  /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
+  async bind(namespace: string | undefined, name: string, uid: string, node: string): Promise<KubeObject | undefined> {
+    const type = this.type('', 'pods');
+    try {
+      return await bindPod(new ResourceStore(type, this.deps.store), namespace, name, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { kind: 'Node', name: node } } as KubeObject, { uid });
+    } catch (e) {
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+      throw e;
     }
   }
 

@@ -164,25 +164,14 @@ export class Scheduler extends Reconciler {
       return;
     }
     const nodeName = best.node.metadata!.name!;
-    // upstream binds through pods/binding; here the same two effects: spec.nodeName once, then PodScheduled
-    const bound = await this.writer.mutate('', 'pods', ns, name, (o) => {
-      if (spec(o).nodeName) return false;
-      (o['spec'] as Obj).nodeName = nodeName;
-      return true;
-    }, { uid: pod.metadata!.uid });
+    // pods/binding, as upstream's scheduler: nodeName and PodScheduled=True in one write
+    const bound = await this.writer.bind(ns, name, pod.metadata!.uid!, nodeName);
     if (!bound) return;
     // counted now (the next pod in the queue must see the room taken) unless the informer already has
     if (!spec(this.ctx.cache.get('core/pods', ns, name)).nodeName) {
       this.assumed.add(bound.metadata!.uid!);
       this.account(bound, +1);
     }
-    const now = nowTimestamp();
-    await this.writer.mutate('', 'pods', ns, name, (o) => {
-      const st: Obj = ((o['status'] as Obj) ??= {});
-      st.phase ??= 'Pending';
-      st.conditions = setCondition(st.conditions, { type: 'PodScheduled', status: 'True' }, now, { probe: true });
-      return true;
-    }, { subresource: 'status', uid: pod.metadata!.uid });
     this.events.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${nodeName}`);
   }
 

@@ -14,6 +14,7 @@ import type { RequestInfo } from './request-info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
+import { handleBinding } from './rest/binding.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
@@ -81,6 +82,10 @@ export async function handleResourceRequest(
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return handleEviction(s, deps);
+  }
+  if (info.subresource === 'binding' && type.group === '' && type.plural === 'pods') {
+    if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    return handleBinding(s);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);
