@@ -1,6 +1,7 @@
 // Live views of a cluster that moves: rollout progress of workloads (desired / updated / ready / available), a
 // Deployment's ReplicaSets as its revision history with one-click rollback, the workload's pods coloured by
 // phase and readiness, and the recent Warning events for the home page.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { KubeObject } from '../../client/index.js';
 import { api } from '../api.js';
@@ -160,12 +161,21 @@ export function WorkloadPanel({ object }: { object: KubeObject }) {
   const plainMap = object.kind === 'ReplicationController';
   const selector = selectorString(spec(object).selector, plainMap);
   const isDeployment = object.kind === 'Deployment';
-  const rsList = useCollection<KubeObject>(isDeployment && selector ? { group: 'apps', version: 'v1', resource: 'replicasets', namespace: ns, representation: 'object', labelSelector: selector } : undefined);
+  // ReplicaSets are read again whenever the Deployment changes (its status follows theirs) rather than watched:
+  // browsers allow six HTTP/1.1 connections per host and the page already holds watches (object, events, pods)
+  const rsList = useQuery({
+    queryKey: ['deployment-replicasets', ns, selector, object.metadata?.resourceVersion],
+    enabled: isDeployment && !!selector,
+    queryFn: async () =>
+      (await api.request<{ items: KubeObject[] }>('GET', `/apis/apps/v1/namespaces/${encodeURIComponent(ns ?? '')}/replicasets`, { query: { labelSelector: selector } })).body.items,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
   const podList = useCollection<KubeObject>(selector ? { group: '', version: 'v1', resource: 'pods', namespace: ns, representation: 'object', labelSelector: selector } : undefined);
   const uid = object.metadata?.uid;
   const replicaSets = useMemo(
-    () => (rsList.data?.items ?? []).filter((rs) => rs.metadata?.ownerReferences?.some((r) => r.uid === uid && r.controller)),
-    [rsList.data?.items, rsList.data?.version, uid], // eslint-disable-line react-hooks/exhaustive-deps
+    () => (rsList.data ?? []).filter((rs) => rs.metadata?.ownerReferences?.some((r) => r.uid === uid && r.controller)),
+    [rsList.data, uid],
   );
   const pods = useMemo(() => {
     const owners = new Set([uid, ...replicaSets.map((r) => r.metadata?.uid)]);
