@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { controllerEnabled } from '../../src/server/controllers/cluster.js';
 import { parseFlags } from '../../src/server/flags.js';
+import { simpleCrd } from '../helpers/crd.js';
 import { client, testServer } from '../helpers/server.js';
 
 async function until<T>(fn: () => Promise<T | undefined | false>, what: string, tries = 150): Promise<T> {
@@ -189,5 +190,27 @@ describe('a living cluster', () => {
       return x.status?.phase === 'Failed' && x;
     }, 'failed');
     expect(pod.status.reason).toBe('NodeLost');
+  });
+});
+
+describe('kinds that arrive later', () => {
+  it('EndpointSlices are kept once discovery.k8s.io serves them (a schemaless stand-in here)', async () => {
+    const server = await testServer({ controllers: ['*'], simulatedNodes: 1, simulatedPodStartMs: 20, simulatedPodReadyMs: 20 });
+    try {
+      const c = client(server.url);
+      await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+      expect((await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', simpleCrd({ group: 'discovery.service.io', plural: 'endpointslices', kind: 'EndpointSlice' }))).status).toBe(201);
+      await until(async () => (await c.get('/apis/discovery.service.io/v1/namespaces/default/endpointslices')).status === 200, 'served');
+      await c.post('/apis/apps/v1/namespaces/default/deployments', deployment('sliced'));
+      await c.post('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'sliced' }, spec: { selector: { app: 'sliced' }, ports: [{ name: 'http', port: 80 }] } });
+      const slice = await until(async () => {
+        const items = (await c.get('/apis/discovery.service.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io/service-name=sliced')).body.items;
+        return items?.[0]?.endpoints?.filter((e: any) => e.conditions.ready).length === 2 && items[0];
+      }, 'two ready endpoints');
+      expect(slice).toMatchObject({ addressType: 'IPv4', ports: [{ name: 'http', port: 80, protocol: 'TCP' }], metadata: { labels: { 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' }, ownerReferences: [{ kind: 'Service', name: 'sliced' }] } });
+      expect(slice.endpoints[0]).toMatchObject({ nodeName: 'periscope-worker-1', zone: 'zone-a', targetRef: { kind: 'Pod' } });
+    } finally {
+      await server.close();
+    }
   });
 });

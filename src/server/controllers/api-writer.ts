@@ -34,6 +34,11 @@ export class ApiWriter {
     readonly component: Component,
   ) {}
 
+  /** Whether the API serves the kind now (kinds may arrive later: CRDs, or built-ins a later merge adds). */
+  has(group: string, plural: string): boolean {
+    return typeForResource(this.deps.types, group, plural) !== undefined;
+  }
+
   type(group: string, plural: string): ResourceType {
     const k = `${group}/${plural}`;
     let t = this.types.get(k);

@@ -16,7 +16,7 @@ import { JobController } from './job-controller.js';
 import { CronJobController } from './cronjob-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
-import { EndpointsController } from './endpoints-controller.js';
+import { EndpointsController, EndpointSliceController } from './endpoints-controller.js';
 
 export interface ClusterOptions {
   /** --controllers, as kube-controller-manager spells it: '*', 'foo', '-foo'; empty = none. */
@@ -37,6 +37,8 @@ export const CONTROLLER_ALIASES: Record<string, string> = {
   job: 'job-controller',
   cronjob: 'cronjob-controller',
   endpoint: 'endpoints-controller',
+  endpointslice: 'endpointslice-controller',
+  replicationcontroller: 'replicationcontroller-controller',
   garbagecollector: 'garbage-collector-controller',
   namespace: 'namespace-controller',
   disruption: 'disruption-controller',
@@ -86,6 +88,11 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('daemonset-controller')) controllers.push(new DaemonSetController({ ...ctx, events: recorder('daemonset-controller') }));
   if (on('statefulset-controller')) controllers.push(new StatefulSetController({ ...ctx, events: recorder('statefulset-controller') }));
   if (on('endpoints-controller')) controllers.push(new EndpointsController({ ...ctx, events: recorder('endpoints-controller') }));
+  // the kinds below are served once the registry holds them (ReplicationController, EndpointSlice): the
+  // controllers run from the start and act when their kind appears
+  if (on('endpointslice-controller')) controllers.push(new EndpointSliceController({ ...ctx, events: recorder('endpointslice-controller') }));
+  if (on('replicationcontroller-controller'))
+    controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0) {
     const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);

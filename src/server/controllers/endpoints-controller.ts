@@ -85,3 +85,75 @@ export class EndpointsController extends Reconciler {
     });
   }
 }
+
+export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
+const MANAGED_BY = 'endpointslice-controller.k8s.io';
+export const ENDPOINTSLICE_KIND = 'discovery.service.io/endpointslices';
+
+/**
+ * EndpointSlice controller, as upstream's: one IPv4 slice per selecting Service (generateName `<service>-`,
+ * labelled kubernetes.io/service-name and managed-by endpointslice-controller.k8s.io, owned by the Service) with
+ * each pod's address, ready/serving/terminating conditions, node and zone. Runs once discovery.k8s.io is served.
+ */
+export class EndpointSliceController extends Reconciler {
+  constructor(ctx: ClusterContext) {
+    super('endpointslice-controller', ctx);
+    ctx.cache.on('core/services', ({ obj }) => this.enqueue(obj.metadata?.namespace, obj.metadata?.name));
+    ctx.cache.on(ENDPOINTSLICE_KIND);
+    ctx.cache.on('core/nodes');
+    ctx.cache.on('core/pods', ({ obj, prev }) => {
+      const ns = obj.metadata?.namespace;
+      for (const svc of ctx.cache.list('core/services', ns)) {
+        const sel: Record<string, string> | undefined = spec(svc).selector;
+        if (!sel || Object.keys(sel).length === 0) continue;
+        const hit = (p: KubeObject | undefined) => !!p && Object.entries(sel).every(([k, v]) => p.metadata?.labels?.[k] === v);
+        if (hit(obj) || hit(prev)) this.enqueue(ns, svc.metadata?.name);
+      }
+    });
+  }
+
+  protected async sync(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    if (!this.ctx.writer.has('discovery.service.io', 'endpointslices')) return;
+    const svc = this.ctx.cache.get('core/services', ns, name);
+    const sel: Record<string, string> | undefined = svc ? spec(svc).selector : undefined;
+    if (!svc || !sel || Object.keys(sel).length === 0 || svc.metadata?.deletionTimestamp) return;
+    const pods = this.ctx.cache.list('core/pods', ns).filter((p) => Object.entries(sel).every(([k, v]) => p.metadata?.labels?.[k] === v) && status(p).podIP && status(p).phase !== 'Succeeded' && status(p).phase !== 'Failed');
+    const ports = ((spec(svc).ports as Obj[] | undefined) ?? []).map((p) => ({ name: p.name ?? '', port: pods[0] ? targetPort(p, pods[0]) : typeof p.targetPort === 'number' ? p.targetPort : p.port, protocol: p.protocol ?? 'TCP' }));
+    const endpoints = pods
+      .map((p) => {
+        const terminating = !!p.metadata?.deletionTimestamp;
+        const ready = isPodReady(p);
+        const zone = this.ctx.cache.get('core/nodes', undefined, spec(p).nodeName ?? '')?.metadata?.labels?.['topology.kubernetes.io/zone'];
+        return {
+          addresses: [status(p).podIP],
+          conditions: { ready: ready && !terminating, serving: ready, terminating },
+          ...(spec(p).nodeName ? { nodeName: spec(p).nodeName } : {}),
+          ...(zone ? { zone } : {}),
+          targetRef: { kind: 'Pod', namespace: ns, name: p.metadata!.name, uid: p.metadata!.uid },
+        };
+      })
+      .sort((a, b) => String(a.addresses[0]).localeCompare(String(b.addresses[0])));
+    const labels = { ...(svc.metadata?.labels ?? {}), [SERVICE_NAME_LABEL]: name, [MANAGED_BY_LABEL]: MANAGED_BY };
+    const mine = this.ctx.cache.list(ENDPOINTSLICE_KIND, ns).filter((s) => s.metadata?.labels?.[SERVICE_NAME_LABEL] === name && s.metadata?.labels?.[MANAGED_BY_LABEL] === MANAGED_BY);
+    const [first, ...extra] = mine;
+    for (const s of extra) await this.ctx.writer.delete('discovery.service.io', 'endpointslices', ns, s.metadata!.name!);
+    if (!first) {
+      await this.ctx.writer.create('discovery.service.io', 'endpointslices', ns, {
+        metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true }] },
+        addressType: 'IPv4',
+        endpoints,
+        ports,
+      } as KubeObject);
+      return;
+    }
+    await this.ctx.writer.mutate('discovery.service.io', 'endpointslices', ns, first.metadata!.name!, (o) => {
+      if (stableJson(o['endpoints'] ?? []) === stableJson(endpoints) && stableJson(o['ports'] ?? []) === stableJson(ports) && stableJson(o.metadata?.labels ?? {}) === stableJson(labels)) return false;
+      o['endpoints'] = endpoints;
+      o['ports'] = ports;
+      o.metadata!.labels = labels;
+      return true;
+    });
+  }
+}
