@@ -7,6 +7,7 @@ import { controllerRef } from './cluster-cache.js';
 import { intOr, isPodActive, isPodAvailable, isPodReady, podFromTemplate, scaledValue, spec, templateHash } from './pod-util.js';
 import { Reconciler, settle, splitKey, type ClusterContext } from './reconciler.js';
 import { unfit } from './scheduler.js';
+import { REVISIONS_KIND, syncRevisions } from './controller-history.js';
 
 type Obj = Record<string, any>;
 
@@ -30,6 +31,7 @@ export class DaemonSetController extends Reconciler {
       const ref = controllerRef(obj);
       if (ref?.kind === 'DaemonSet') this.enqueue(obj.metadata?.namespace, ref.name);
     });
+    ctx.cache.on(REVISIONS_KIND);
     ctx.cache.on('core/nodes', () => {
       for (const ds of ctx.cache.list('apps/daemonsets')) this.enqueue(ds.metadata?.namespace, ds.metadata?.name);
     });
@@ -51,6 +53,7 @@ export class DaemonSetController extends Reconciler {
     if (!ds || ds.metadata?.deletionTimestamp) return;
     const hash = templateHash(spec(ds).template);
     const pods = this.ctx.cache.ownedBy(ds.metadata!.uid, 'core/pods').filter(isPodActive);
+    await syncRevisions(this.ctx, ds, hash, [...new Set(pods.map((p) => p.metadata?.labels?.[REVISION_HASH_LABEL] ?? ''))].filter(Boolean));
     const byNode = new Map<string, KubeObject[]>();
     for (const p of pods) {
       const node = (spec(p).nodeName as string | undefined) ?? spec(p).affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];

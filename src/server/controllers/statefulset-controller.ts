@@ -6,6 +6,7 @@
 import type { KubeObject } from '../registry/types.js';
 import { controllerRef } from './cluster-cache.js';
 import { REVISION_HASH_LABEL } from './daemonset-controller.js';
+import { REVISIONS_KIND, syncRevisions } from './controller-history.js';
 import { intOr, isPodActive, isPodAvailable, isPodReady, podFromTemplate, spec, status, templateHash } from './pod-util.js';
 import { Reconciler, settle, splitKey, type ClusterContext } from './reconciler.js';
 
@@ -21,6 +22,7 @@ export class StatefulSetController extends Reconciler {
     super('statefulset-controller', ctx);
     ctx.cache.on('apps/statefulsets', ({ obj }) => this.enqueue(obj.metadata?.namespace, obj.metadata?.name));
     ctx.cache.on('core/persistentvolumeclaims');
+    ctx.cache.on(REVISIONS_KIND);
     ctx.cache.on('core/pods', ({ obj }) => {
       const ref = controllerRef(obj);
       if (ref?.kind === 'StatefulSet') this.enqueue(obj.metadata?.namespace, ref.name);
@@ -77,6 +79,8 @@ export class StatefulSetController extends Reconciler {
     const parallel = s.podManagementPolicy === 'Parallel';
     const minReady = intOr(s.minReadySeconds, 0);
     const now = this.ctx.now();
+    const prevCurrent = String(status(sts).currentRevision ?? '').slice(name.length + 1);
+    await syncRevisions(this.ctx, sts, hash, prevCurrent ? [prevCurrent] : []);
     const all = this.ctx.cache.ownedBy(sts.metadata!.uid, 'core/pods');
     const byOrdinal = new Map<number, KubeObject>();
     for (const p of all) byOrdinal.set(ordinalOf(sts, p), p);
