@@ -9,6 +9,7 @@ import { client, testServer } from '../helpers/server.js';
 const served = (group: string, plural: string) => builtinResourceTypes.some((t) => t.group === group && t.plural === plural);
 const hasRevisions = served('apps', 'controllerrevisions');
 const hasRC = served('', 'replicationcontrollers');
+const hasHPA = served('autoscaling', 'horizontalpodautoscalers');
 
 async function until<T>(fn: () => Promise<T | undefined | false>, what: string, tries = 150): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -19,7 +20,7 @@ async function until<T>(fn: () => Promise<T | undefined | false>, what: string, 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe.skipIf(!hasRevisions && !hasRC)('kinds served by the registry later', () => {
+describe.skipIf(!hasRevisions && !hasRC && !hasHPA)('kinds served by the registry later', () => {
   let server: ApiServer;
   let kc: string;
   const k = (args: string[], input?: string) => kubectl(kc, args, input, 60_000);
@@ -61,5 +62,30 @@ describe.skipIf(!hasRevisions && !hasRC)('kinds served by the registry later', (
     const st = await k(['rollout', 'status', 'sts/web', '--timeout=30s']);
     expect(st.stdout).toContain('partitioned roll out complete: 2 new pods have been updated');
     expect((await k(['rollout', 'history', 'sts/web'])).stdout).toMatch(/^2\s+/m);
+  });
+
+  it.skipIf(!hasHPA)('an HPA without a metrics server: min replicas enforced, then ScalingActive=False (FailedGetResourceMetric)', async () => {
+    expect((await k(['create', 'deployment', 'scaled', '--image=nginx', '--replicas=1'])).code).toBe(0);
+    const hpaObj = {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'scaled' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'scaled' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+    };
+    const applied = await k(['apply', '-f', '-'], JSON.stringify(hpaObj));
+    expect(applied.stderr).toBe('');
+    await until(async () => JSON.parse((await k(['get', 'deploy', 'scaled', '-o', 'json'])).stdout).spec.replicas === 2, 'scaled to min');
+    // the next sync (a change to the HPA) finds the target within bounds and no metrics
+    await k(['annotate', 'hpa', 'scaled', 'nudge=1']);
+    const hpa = await until(async () => {
+      const h = JSON.parse((await k(['get', 'hpa', 'scaled', '-o', 'json'])).stdout);
+      return h.status?.conditions?.some((c: any) => c.type === 'ScalingActive') && h;
+    }, 'ScalingActive');
+    expect(hpa.status.conditions.find((c: any) => c.type === 'AbleToScale')).toMatchObject({ status: 'True', reason: 'SucceededGetScale' });
+    expect(hpa.status.conditions.find((c: any) => c.type === 'ScalingActive')).toMatchObject({ status: 'False', reason: 'FailedGetResourceMetric' });
+    expect(hpa.status.currentReplicas).toBe(2);
+    const ev = await until(async () => {
+      const r = await k(['events', '--for', 'hpa/scaled']);
+      return /FailedGetResourceMetric/.test(r.stdout) && r;
+    }, 'FailedGetResourceMetric event');
+    expect(ev.stdout).toMatch(/SuccessfulRescale\s+HorizontalPodAutoscaler\/scaled\s+New size: 2; reason: Current number of replicas below Spec.MinReplicas/);
   });
 });

@@ -17,6 +17,7 @@ import { CronJobController } from './cronjob-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
 import { EndpointsController, EndpointSliceController } from './endpoints-controller.js';
+import { HpaController } from './hpa-controller.js';
 
 export interface ClusterOptions {
   /** --controllers, as kube-controller-manager spells it: '*', 'foo', '-foo'; empty = none. */
@@ -39,6 +40,7 @@ export const CONTROLLER_ALIASES: Record<string, string> = {
   endpoint: 'endpoints-controller',
   endpointslice: 'endpointslice-controller',
   replicationcontroller: 'replicationcontroller-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
   garbagecollector: 'garbage-collector-controller',
   namespace: 'namespace-controller',
   disruption: 'disruption-controller',
@@ -93,6 +95,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('endpointslice-controller')) controllers.push(new EndpointSliceController({ ...ctx, events: recorder('endpointslice-controller') }));
   if (on('replicationcontroller-controller'))
     controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
+  if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }));
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0) {
     const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);
