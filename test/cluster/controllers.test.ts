@@ -125,6 +125,21 @@ describe('a living cluster', () => {
     expect(job.status.failed).toBe(2);
   });
 
+  it('a Job past activeDeadlineSeconds fails with DeadlineExceeded and its pods go', async () => {
+    await c.post('/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'slow' },
+      spec: { activeDeadlineSeconds: 1, template: { metadata: { annotations: { 'sim.periscope.dev/fail': 'crash' } }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    // OnFailure restarts the container in place: the pod crash-loops rather than failing
+    await until(async () => (await c.get('/api/v1/namespaces/default/pods?labelSelector=job-name=slow')).body.items[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'crash loop');
+    const job = await until(async () => {
+      const j = (await c.get('/apis/batch/v1/namespaces/default/jobs/slow')).body;
+      return j.status?.conditions?.some((x: any) => x.type === 'Failed') && j;
+    }, 'deadline');
+    expect(job.status.conditions.find((x: any) => x.type === 'Failed')).toMatchObject({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
+    await until(async () => (await c.get('/api/v1/namespaces/default/pods?labelSelector=job-name=slow')).body.items.every((p: any) => p.metadata.deletionTimestamp), 'pods deleted');
+  });
+
   it('a finished Job with ttlSecondsAfterFinished: 0 is deleted', async () => {
     await c.post('/apis/batch/v1/namespaces/default/jobs', {
       apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'brief' },

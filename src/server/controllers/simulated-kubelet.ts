@@ -134,7 +134,7 @@ export class SimulatedKubelet extends Reconciler {
     }
     // Running
     const sinceStart = this.ctx.now() - Date.parse(st.startTime);
-    if (fail === 'crash' || (fail === 'exit' && !runToCompletion)) return this.crash(pod, containers, events, runToCompletion);
+    if (fail === 'crash' || (fail === 'exit' && !runToCompletion)) return this.crash(pod, containers, events, spec(pod).restartPolicy === 'Never');
     if (runToCompletion) {
       if (sinceStart < this.t.runMs) return this.enqueueAfter(ns, name, this.t.runMs - sinceStart);
       const ok = fail !== 'exit';
