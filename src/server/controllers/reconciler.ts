@@ -34,13 +34,16 @@ export function splitKey(key: string): [string | undefined, string] {
 export abstract class Reconciler {
   protected queue: WorkQueue;
 
+  /** workers: upstream's --concurrent-*-syncs (5 for the workload controllers); one object never runs on two. */
   constructor(
     readonly name: string,
     protected ctx: ClusterContext,
+    workers = 5,
   ) {
     this.queue = new WorkQueue(
       (key) => this.sync(key),
       (key, e) => ctx.log(`${name}: ${key}: ${(e as Error).message}`),
+      workers,
     );
   }
 

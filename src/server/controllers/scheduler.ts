@@ -97,7 +97,8 @@ export class Scheduler extends Reconciler {
     private writer: ApiWriter,
     private events: EventRecorder,
   ) {
-    super('kube-scheduler', ctx);
+    // one pod at a time, as upstream's scheduling cycle: each decision sees the room the previous one took
+    super('kube-scheduler', ctx, 1);
     ctx.cache.on('core/nodes', () => this.retryUnschedulable());
     ctx.cache.on('core/pods', ({ type, obj, prev }) => {
       if (prev) this.account(prev, -1);

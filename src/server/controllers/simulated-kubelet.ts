@@ -56,7 +56,7 @@ export class SimulatedKubelet extends Reconciler {
     private eventsFor: (node: string) => EventRecorder,
     private t: KubeletTimings,
   ) {
-    super('kubelet', ctx);
+    super('kubelet', ctx, 10); // a kubelet per node in reality: pods progress in parallel
     ctx.cache.on('core/pods', ({ type, obj }) => {
       if (type === 'delete') this.seen.delete(obj.metadata!.uid!);
       else if (spec(obj).nodeName) this.enqueue(obj.metadata?.namespace, obj.metadata?.name);
