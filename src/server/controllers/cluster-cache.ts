@@ -32,6 +32,8 @@ export class ClusterCache implements FeedListener {
   private handlers = new Map<KindId, CacheHandler[]>();
   /** controller owner uid → kind → ns/name of the objects it controls. */
   private owned = new Map<string, Map<KindId, Set<string>>>();
+  /** kind → namespace → ns/name of the objects without a controller (candidates for adoption). */
+  private orphaned = new Map<KindId, Map<string, Set<string>>>();
 
   /** Starts holding a kind (before the feed starts) and calls h on its changes. */
   on(kind: KindId, h?: CacheHandler): void {
@@ -67,8 +69,34 @@ export class ClusterCache implements FeedListener {
     return out;
   }
 
+  /** The objects of a kind in a namespace that no controller owns. */
+  orphans(kind: KindId, namespace: string | undefined): KubeObject[] {
+    const keys = this.orphaned.get(kind)?.get(namespace ?? '');
+    if (!keys) return [];
+    const m = this.objects.get(kind)!;
+    const out: KubeObject[] = [];
+    for (const k of keys) {
+      const o = m.get(k);
+      if (o) out.push(o);
+    }
+    return out;
+  }
+
   private index(kind: KindId, k: string, obj: KubeObject | undefined, add: boolean): void {
     const uid = obj ? controllerRef(obj)?.uid : undefined;
+    if (obj && !uid) {
+      const ns = obj.metadata?.namespace ?? '';
+      let byNs = this.orphaned.get(kind);
+      if (!byNs) this.orphaned.set(kind, (byNs = new Map()));
+      let set = byNs.get(ns);
+      if (add) {
+        if (!set) byNs.set(ns, (set = new Set()));
+        set.add(k);
+      } else if (set) {
+        set.delete(k);
+        if (set.size === 0) byNs.delete(ns);
+      }
+    }
     if (!uid) return;
     let byKind = this.owned.get(uid);
     if (add) {
@@ -86,6 +114,7 @@ export class ClusterCache implements FeedListener {
   onSync(items: FeedItem[]): void {
     for (const m of this.objects.values()) m.clear();
     this.owned.clear();
+    this.orphaned.clear();
     const seen: [KindId, KubeObject][] = [];
     for (const it of items) {
       const k = kindOfKey(it.key);

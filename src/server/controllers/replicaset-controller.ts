@@ -109,7 +109,7 @@ export class ReplicaSetController extends Reconciler {
         );
     }
     if (!owner.metadata?.deletionTimestamp && !isEmptySelector(selector)) {
-      for (const p of this.ctx.cache.list('core/pods', ns)) {
+      for (const p of this.ctx.cache.orphans('core/pods', ns)) {
         if (controllerRef(p) || p.metadata?.deletionTimestamp || !selectorMatches(selector, p.metadata?.labels ?? {})) continue;
         writes.push(
           this.ctx.writer.mutate('', 'pods', ns, p.metadata!.name!, (o) => {

@@ -89,6 +89,8 @@ export class Scheduler extends Reconciler {
   /** node name → requests of the pods bound to it (kept from the pod informer). */
   private usage = new Map<string, { cpu: number; memory: number; pods: number }>();
   private retry?: NodeJS.Timeout;
+  /** namespace/name of the pods waiting as Unschedulable (retried when room appears). */
+  private unschedulable = new Set<string>();
   /** Pods bound and counted before the informer has seen the binding (upstream's assumed pods). */
   private assumed = new Set<string>();
 
@@ -101,6 +103,9 @@ export class Scheduler extends Reconciler {
     super('kube-scheduler', ctx, 1);
     ctx.cache.on('core/nodes', () => this.retryUnschedulable());
     ctx.cache.on('core/pods', ({ type, obj, prev }) => {
+      const key = `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
+      if (type === 'put' && !spec(obj).nodeName && isPodActive(obj) && condition(obj, 'PodScheduled')?.reason === 'Unschedulable') this.unschedulable.add(key);
+      else this.unschedulable.delete(key);
       if (prev) this.account(prev, -1);
       if (type === 'put' && !(spec(obj).nodeName && this.assumed.delete(obj.metadata!.uid!))) this.account(obj, +1);
       if (type === 'put' && !spec(obj).nodeName && isPodActive(obj) && (spec(obj).schedulerName ?? 'default-scheduler') === 'default-scheduler') this.enqueue(obj.metadata?.namespace, obj.metadata?.name);
@@ -124,8 +129,7 @@ export class Scheduler extends Reconciler {
     if (this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      for (const p of this.ctx.cache.list('core/pods'))
-        if (!spec(p).nodeName && isPodActive(p) && condition(p, 'PodScheduled')?.reason === 'Unschedulable') this.enqueue(p.metadata?.namespace, p.metadata?.name);
+      for (const key of this.unschedulable) this.queue.add(key);
     }, 200);
     this.retry.unref();
   }
