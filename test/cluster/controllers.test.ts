@@ -130,14 +130,22 @@ describe('a living cluster', () => {
       apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'slow' },
       spec: { activeDeadlineSeconds: 1, template: { metadata: { annotations: { 'sim.periscope.dev/fail': 'crash' } }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } },
     });
-    // OnFailure restarts the container in place: the pod crash-loops rather than failing
-    await until(async () => (await c.get('/api/v1/namespaces/default/pods?labelSelector=job-name=slow')).body.items[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'crash loop');
     const job = await until(async () => {
       const j = (await c.get('/apis/batch/v1/namespaces/default/jobs/slow')).body;
       return j.status?.conditions?.some((x: any) => x.type === 'Failed') && j;
     }, 'deadline');
     expect(job.status.conditions.find((x: any) => x.type === 'Failed')).toMatchObject({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
     await until(async () => (await c.get('/api/v1/namespaces/default/pods?labelSelector=job-name=slow')).body.items.every((p: any) => p.metadata.deletionTimestamp), 'pods deleted');
+  });
+
+  it('restartPolicy OnFailure restarts a failing container in place: the pod crash-loops, it does not fail', async () => {
+    await c.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'retrier', annotations: { 'sim.periscope.dev/fail': 'crash' } }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } });
+    const pod = await until(async () => {
+      const p = (await c.get('/api/v1/namespaces/default/pods/retrier')).body;
+      return p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' && p;
+    }, 'crash loop');
+    expect(pod.status.phase).toBe('Running');
+    expect(pod.status.containerStatuses[0]).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 1, reason: 'Error' } } });
   });
 
   it('a finished Job with ttlSecondsAfterFinished: 0 is deleted', async () => {
