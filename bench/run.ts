@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   ui: () => import('./ui.js').then((m) => m.benchUi()),
   encryption: () => import('./encryption.js').then((m) => m.benchEncryption()),
   fuzz: () => import('./fuzz.js').then((m) => m.benchFuzz()),
+  cluster: () => import('./cluster.js').then((m) => m.benchCluster()),
 };
 
 async function main(): Promise<void> {

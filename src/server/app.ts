@@ -31,6 +31,7 @@ import { requestDeadline } from './http/request-timeout.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
+import { startCluster } from './controllers/cluster.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
@@ -71,7 +72,7 @@ export interface Extension {
 
 export async function startServer(
   partial: Partial<ServerFlags> = {},
-  opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string; configs?: LoadedServerConfigs; authorizer?: AdmissionAuthorizer } = {},
+  opts: { log?: Logger; store?: RevisionedStore; extensions?: Extension[]; watch?: Partial<WatchSettings>; adminToken?: string; configs?: LoadedServerConfigs; authorizer?: AdmissionAuthorizer; now?: () => number } = {},
 ): Promise<ApiServer> {
   const flags: ServerFlags = { ...defaultFlags(), ...partial };
   const log: Logger = opts.log ?? ((l) => process.stderr.write(l + '\n'));
@@ -237,8 +238,17 @@ export async function startServer(
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
-    const deletion = await startDeletionControllers({ store, types, admission, log }, [nsDefaults]);
+    const deletion = await startDeletionControllers({ store, types, admission, log }, [nsDefaults], flags.controllers);
     closers.push(() => deletion.stop(), () => nsDefaults.stop());
+    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
+    const cluster = await startCluster({ store, types, admission, log }, {
+      controllers: flags.controllers,
+      simulatedNodes,
+      eventTtlMs: flags.eventTtlMs,
+      kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
+      now: opts.now,
+    });
+    closers.push(() => cluster.stop());
     closers.push(() => caches.stopAll());
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
@@ -247,7 +257,7 @@ export async function startServer(
     const stopCompactor = startCompactor(compactionTarget(rawStore), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
-    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, opts.adminToken);
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, { adminToken: opts.adminToken, living: cluster.living });
   };
   let closed: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

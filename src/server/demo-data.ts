@@ -5,7 +5,7 @@ type Obj = Record<string, unknown>;
 
 const ns = (name: string, labels: Record<string, string> = {}): Obj => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 
-function deployment(namespace: string, name: string, image: string, replicas: number): Obj {
+function deployment(namespace: string, name: string, image: string, replicas: number, podAnnotations?: Record<string, string>): Obj {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -14,7 +14,7 @@ function deployment(namespace: string, name: string, image: string, replicas: nu
       replicas,
       selector: { matchLabels: { app: name } },
       template: {
-        metadata: { labels: { app: name } },
+        metadata: { labels: { app: name }, ...(podAnnotations ? { annotations: podAnnotations } : {}) },
         spec: { containers: [{ name, image, ports: [{ containerPort: 8080, name: 'http' }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
       },
     },
@@ -80,10 +80,15 @@ const crontabCRD: Obj = {
   },
 };
 
-/** Seeds demo objects through the API at `baseUrl` unless they were seeded before (the system namespaces always exist). */
-export async function seedDemoData(baseUrl: string, log: (l: string) => void, adminToken?: string): Promise<void> {
-  // with authentication configured the seeding requests carry the local admin token
-  const auth: Record<string, string> = adminToken ? { Authorization: `Bearer ${adminToken}` } : {};
+/**
+ * Seeds demo objects through the API at `baseUrl` unless they were seeded before (the system namespaces always
+ * exist). In a living cluster (`living`: controllers and simulated nodes run) the Deployments make their own pods,
+ * and one of them crash-loops (sim.periscope.dev/fail) so warnings have something to show; otherwise pods are
+ * written by hand. With authentication configured the seeding requests carry the local admin token.
+ */
+export async function seedDemoData(baseUrl: string, log: (l: string) => void, opts: { adminToken?: string; living?: boolean } = {}): Promise<void> {
+  const living = opts.living ?? false;
+  const auth: Record<string, string> = opts.adminToken ? { Authorization: `Bearer ${opts.adminToken}` } : {};
   if ((await fetch(`${baseUrl}/api/v1/namespaces/shop`, { headers: auth })).status !== 404) return;
   const post = async (path: string, body: Obj) => {
     const r = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
@@ -91,7 +96,7 @@ export async function seedDemoData(baseUrl: string, log: (l: string) => void, ad
     return r;
   };
   for (const n of [ns('shop', { team: 'commerce' }), ns('monitoring', { team: 'platform' })]) await post('/api/v1/namespaces', n);
-  for (const name of ['node-a', 'node-b'])
+  for (const name of living ? [] : ['node-a', 'node-b'])
     await post('/api/v1/nodes', {
       apiVersion: 'v1',
       kind: 'Node',
@@ -109,9 +114,9 @@ export async function seedDemoData(baseUrl: string, log: (l: string) => void, ad
     ['monitoring', 'prometheus', 'prom/prometheus:v2.54.0', 1],
   ];
   for (const [n, name, image, replicas] of apps) {
-    await post(`/apis/apps/v1/namespaces/${n}/deployments`, deployment(n, name, image, replicas));
+    await post(`/apis/apps/v1/namespaces/${n}/deployments`, deployment(n, name, image, replicas, living && name === 'checkout' ? { 'sim.periscope.dev/fail': 'crash' } : undefined));
     await post(`/api/v1/namespaces/${n}/services`, service(n, name));
-    for (let i = 0; i < replicas; i++) await post(`/api/v1/namespaces/${n}/pods`, pod(n, `${name}-${i}`, name, image, i % 2 ? 'node-b' : 'node-a'));
+    if (!living) for (let i = 0; i < replicas; i++) await post(`/api/v1/namespaces/${n}/pods`, pod(n, `${name}-${i}`, name, image, i % 2 ? 'node-b' : 'node-a'));
   }
   await post('/api/v1/namespaces/shop/configmaps', {
     apiVersion: 'v1',

@@ -57,6 +57,16 @@ export interface ServerFlags {
   requestTimeoutMs: number;
   /** Serve a non-loopback --bind-address without any authentication configured. */
   allowUnauthenticatedRemote: boolean;
+  /** kube-controller-manager's --controllers: '*', 'name', '-name'; empty = none (a bare API server). */
+  controllers: string[];
+  /** Simulated nodes with a scheduler and kubelets; undefined = 3 with demo data, else 0. */
+  simulatedNodes?: number;
+  /** kube-apiserver --event-ttl. */
+  eventTtlMs: number;
+  /** Simulated kubelet delays (ms): bound → Running, Running → Ready (readiness probes), run-to-completion run time. */
+  simulatedPodStartMs?: number;
+  simulatedPodReadyMs?: number;
+  simulatedPodRunMs?: number;
 }
 
 export class FlagError extends Error {}
@@ -123,6 +133,11 @@ const FLAGS: Record<string, FlagDef> = {
   'max-requests-inflight': def('int', `most non-mutating requests served at once; 0 = no limit (default ${DEFAULT_MAX_REQUESTS_INFLIGHT})`, (f, v) => (f.maxRequestsInflight = parseCount(v, 'max-requests-inflight'))),
   'max-mutating-requests-inflight': def('int', `most mutating requests served at once; 0 = no limit (default ${DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT})`, (f, v) => (f.maxMutatingRequestsInflight = parseCount(v, 'max-mutating-requests-inflight'))),
   'request-timeout': def('duration', 'deadline of requests other than watches (default 1m)', (f, v) => (f.requestTimeoutMs = parseDuration(v, 'request-timeout'))),
+  controllers: def('string', "controllers to run, as kube-controller-manager: '*' all (default), 'foo' enables, '-foo' disables; empty = none", (f, v) => (f.controllers = v.split(',').map((x) => x.trim()).filter(Boolean))),
+  'simulated-nodes': def('int', 'simulated nodes with a scheduler and kubelets (default 3 with demo data, else 0)', (f, v) => (f.simulatedNodes = parseCount(v, 'simulated-nodes'))),
+  'event-ttl': def('duration', 'how long events are kept (default 1h)', (f, v) => (f.eventTtlMs = parseDuration(v, 'event-ttl'))),
+  'simulated-pod-start-time': def('duration', 'simulated kubelet: bound pod to Running (default 1s)', (f, v) => (f.simulatedPodStartMs = parseDuration(v, 'simulated-pod-start-time'))),
+  'simulated-pod-run-time': def('duration', 'simulated kubelet: run time of run-to-completion pods (default 5s)', (f, v) => (f.simulatedPodRunMs = parseDuration(v, 'simulated-pod-run-time'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -147,6 +162,8 @@ export function defaultFlags(): ServerFlags {
     maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
     requestTimeoutMs: 60_000,
     allowUnauthenticatedRemote: false,
+    controllers: ['*'],
+    eventTtlMs: 3_600_000,
   };
 }
 

@@ -2,8 +2,14 @@
 import { startServer, type ApiServer } from '../../src/server/app.js';
 import type { ServerFlags } from '../../src/server/flags.js';
 
+/**
+ * The deletion controllers only, by default: API-level tests see a plain API server whose objects no workload
+ * controller touches; tests of the living cluster pass `controllers: ['*']`.
+ */
+export const API_SERVER_CONTROLLERS = ['garbage-collector-controller', 'namespace-controller', 'disruption-controller'];
+
 export async function testServer(flags: Partial<ServerFlags> = {}, opts: { adminToken?: string } = {}): Promise<ApiServer> {
-  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, ...flags }, opts);
+  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, controllers: API_SERVER_CONTROLLERS, ...flags }, opts);
 }
 
 export interface Resp<T = any> {

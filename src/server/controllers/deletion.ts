@@ -7,6 +7,7 @@ import { ObjectFeed } from './object-feed.js';
 import { PodGraceController } from './pod-grace.js';
 import type { ControllerDeps } from './controller-support.js';
 import type { FeedListener } from './object-feed.js';
+import { controllerEnabled } from './cluster.js';
 
 export interface DeletionControllers {
   gc: GarbageCollector;
@@ -16,17 +17,20 @@ export interface DeletionControllers {
   stop(): Promise<void>;
 }
 
-/** `more` are further listeners sharing the one feed (subscribed before it starts). */
-export async function startDeletionControllers(deps: ControllerDeps, more: FeedListener[] = []): Promise<DeletionControllers> {
+/**
+ * `more` are further listeners sharing the one feed (subscribed before it starts); `controllers` is --controllers:
+ * the garbage collector, namespace and disruption controllers go by upstream's names.
+ */
+export async function startDeletionControllers(deps: ControllerDeps, more: FeedListener[] = [], controllers: string[] = ['*']): Promise<DeletionControllers> {
   const feed = new ObjectFeed(deps.store, deps.log);
   const gc = new GarbageCollector(deps, feed);
   const namespaces = new NamespaceController(deps);
   const pods = new PodGraceController(deps);
   const disruption = new DisruptionController(deps);
-  feed.subscribe(gc);
-  feed.subscribe(namespaces);
+  if (controllerEnabled(controllers, 'garbage-collector-controller')) feed.subscribe(gc);
+  if (controllerEnabled(controllers, 'namespace-controller')) feed.subscribe(namespaces);
   feed.subscribe(pods);
-  feed.subscribe(disruption);
+  if (controllerEnabled(controllers, 'disruption-controller')) feed.subscribe(disruption);
   for (const l of more) feed.subscribe(l);
   await feed.start();
   return {

@@ -1,23 +1,25 @@
-// A de-duplicating work queue with one worker: a key queued while it is being processed runs again afterwards;
-// failures are retried with a per-key exponential backoff.
+// A de-duplicating work queue with `workers` workers (one by default): a key is never processed by two workers at
+// once, and a key queued while it is being processed runs again afterwards; failures are retried with a per-key
+// exponential backoff.
 
 export class WorkQueue {
   private pending = new Set<string>();
-  private active?: string;
-  private again = false;
+  private active = new Set<string>();
+  private again = new Set<string>();
   private timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   private failures = new Map<string, number>();
-  private running?: Promise<void>;
+  private loops = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
     private handler: (key: string) => Promise<void>,
     private onError: (key: string, err: unknown) => void = () => {},
+    private workers = 1,
   ) {}
 
   add(key: string): void {
     if (this.stopped) return;
-    if (this.active === key) this.again = true;
+    if (this.active.has(key)) this.again.add(key);
     else this.pending.add(key);
     this.kick();
   }
@@ -40,19 +42,26 @@ export class WorkQueue {
   }
 
   private kick(): void {
-    if (this.running || this.pending.size === 0) return;
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-      this.kick();
-    });
+    while (this.loops.size < this.workers && this.pending.size > this.loops.size - this.busy()) {
+      const loop: Promise<void> = this.loop().finally(() => {
+        this.loops.delete(loop);
+        this.kick();
+      });
+      this.loops.add(loop);
+    }
+  }
+
+  /** Workers in the middle of a key (the others are about to take one or finish). */
+  private busy(): number {
+    return this.active.size;
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped && this.pending.size > 0) {
       const key = this.pending.values().next().value as string;
       this.pending.delete(key);
-      this.active = key;
-      this.again = false;
+      this.active.add(key);
+      this.again.delete(key);
       try {
         await this.handler(key);
         this.failures.delete(key);
@@ -63,15 +72,15 @@ export class WorkQueue {
         this.onError(key, e);
         this.addAfter(key, Math.min(100 * 2 ** n, 30_000));
       } finally {
-        this.active = undefined;
-        if (this.again) this.pending.add(key);
+        this.active.delete(key);
+        if (this.again.delete(key)) this.pending.add(key);
       }
     }
   }
 
   /** Resolves once nothing is queued or running (delayed adds excluded). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.loops.size > 0) await Promise.all([...this.loops]);
   }
 
   async stop(): Promise<void> {
@@ -79,6 +88,6 @@ export class WorkQueue {
     for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
     this.pending.clear();
-    await this.running;
+    await Promise.all([...this.loops]);
   }
 }

@@ -16,6 +16,7 @@ import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
 import { authenticationHandler } from './rest/authentication.js';
 import { authorizationHandler } from './rest/authorization.js';
+import { handleBinding } from './rest/binding.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
@@ -98,6 +99,10 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, info: Request
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     return handleEviction(s, deps);
+  }
+  if (info.subresource === 'binding' && type.group === '' && type.plural === 'pods') {
+    if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    return handleBinding(s);
   }
   const authn = authenticationHandler(s);
   if (authn) {

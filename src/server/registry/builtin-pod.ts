@@ -381,5 +381,7 @@ export { podColumns };
 /** pods/eviction: the virtual sub-resource that deletes a pod honouring its PodDisruptionBudget (POST an Eviction). */
 export function withEviction(t: ResourceType): ResourceType {
   t.subresources.push({ name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
+  // pods/binding: the scheduler's way of assigning a node (POST a Binding; rest/binding.ts)
+  t.subresources.push({ name: 'binding', kind: 'Binding', group: '', version: 'v1', verbs: ['create'] });
   return t;
 }

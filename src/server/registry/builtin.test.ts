@@ -10,7 +10,7 @@ import type { KubeObject, ResourceType } from './types.js';
 const EXPECTED: [string, string, string, string, string, string[], string][] = [
   // group, version, kind, plural, scope, shortNames, subresources
   ['', 'v1', 'Namespace', 'namespaces', 'Cluster', ['ns'], 'status,finalize'],
-  ['', 'v1', 'Pod', 'pods', 'Namespaced', ['po'], 'status,eviction'],
+  ['', 'v1', 'Pod', 'pods', 'Namespaced', ['po'], 'status,eviction,binding'],
   ['', 'v1', 'Service', 'services', 'Namespaced', ['svc'], 'status'],
   ['', 'v1', 'ConfigMap', 'configmaps', 'Namespaced', ['cm'], ''],
   ['', 'v1', 'Secret', 'secrets', 'Namespaced', [], ''],

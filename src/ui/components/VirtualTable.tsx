@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNow } from '../lib/age.js';
-import { cellText, objectOfRow, type Row, type ViewColumn } from '../lib/table-view.js';
+import { cellText, objectOfRow, statusTone, type Row, type ViewColumn } from '../lib/table-view.js';
 
 export const ROW_HEIGHT = 30;
 
@@ -75,7 +75,8 @@ const TableRowView = memo(function TableRowView({ row, index, columns, selected,
     >
       {columns.map((c, i) => {
         const text = cellText(c, row, now);
-        const cls = `vcell${c.numeric ? ' num' : ''}${c.timestamp ? ' age' : ''}`;
+        const tone = statusTone(c, text);
+        const cls = `vcell${c.numeric ? ' num' : ''}${c.timestamp ? ' age' : ''}${tone ? ` tone-${tone}` : ''}`;
         if (i === 0 && href)
           return (
             <div role="gridcell" className={cls} key={c.id} title={text}>

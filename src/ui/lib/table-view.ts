@@ -140,3 +140,15 @@ export function filterRows<R extends Row>(rows: readonly R[], query: string, col
   }
   return out;
 }
+
+const BAD_STATUS = /^(CrashLoopBackOff|Error|ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerError|CreateContainerConfigError|OOMKilled|Failed|Evicted|NodeLost|Init:Error|Init:CrashLoopBackOff|ContainerStatusUnknown|Unknown)$/;
+const OK_STATUS = /^(Running|Completed|Succeeded|Complete|Active|Bound|Ready|True)$/;
+
+/** Colour of a Status / Phase cell as kubectl users read it: healthy, in progress, or failing. */
+export function statusTone(column: Pick<ViewColumn, 'name'>, text: string): 'ok' | 'bad' | 'progress' | undefined {
+  if (column.name !== 'Status' && column.name !== 'Phase') return undefined;
+  if (BAD_STATUS.test(text)) return 'bad';
+  if (OK_STATUS.test(text)) return 'ok';
+  if (/^(Pending|ContainerCreating|PodInitializing|Terminating|Init:\d+\/\d+)$/.test(text)) return 'progress';
+  return undefined;
+}

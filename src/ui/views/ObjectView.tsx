@@ -14,6 +14,7 @@ import { ageOf, useNow } from '../lib/age.js';
 import { AtRestHint } from './AtRestHint.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
+import { isWorkload, podState, WorkloadPanel } from './WorkloadPanels.js';
 
 interface Props {
   type: TypeRef;
@@ -258,6 +259,8 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
           </dd>
         </dl>
       </section>
+      {isWorkload(object) && <WorkloadPanel object={object} />}
+      {object.kind === 'Pod' && <PodLine pod={object} />}
       <section className="panel">
         <h3>Conditions</h3>
         {conditions.length === 0 ? (
@@ -290,6 +293,21 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
         )}
       </section>
     </div>
+  );
+}
+
+/** A pod's phase (or waiting reason), readiness and restarts, coloured as in the workload views. */
+function PodLine({ pod }: { pod: KubeObject }) {
+  const s = podState(pod);
+  return (
+    <section className="panel" data-testid="pod-state">
+      <h3>State</h3>
+      <span className={`pill pod-${s.tone}`} data-testid="pod-phase">
+        {s.phase}
+      </span>{' '}
+      ready {s.ready} · restarts <span className={s.restarts > 0 ? 'restarts' : ''}>{s.restarts}</span>
+      {(pod.spec as { nodeName?: string } | undefined)?.nodeName && <span className="muted"> · on {(pod.spec as { nodeName?: string }).nodeName}</span>}
+    </section>
   );
 }
 

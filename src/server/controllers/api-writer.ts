@@ -1,0 +1,130 @@
+// Writes of the simulated cluster components (kube-controller-manager, kube-scheduler, kubelet) through the same
+// create/update/delete paths as HTTP writes: defaulting, validation, admission, and managedFields recorded under
+// the component's field manager, as upstream components are ordinary API clients.
+import { ALL_AUTHENTICATED, SYSTEM_MASTERS } from '../auth/user.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError } from '../../api/status.js';
+import { parseFeatureGates } from '../features.js';
+import { deleteObject } from '../http/rest/deleter.js';
+import { bindPod } from '../http/rest/binding.js';
+import type { DeleteOptions } from '../http/rest/delete-options.js';
+import { gv } from '../http/rest/decode.js';
+import { createObject, updateObject } from '../http/rest/write.js';
+import type { RequestScope } from '../http/scope.js';
+import { ResourceStore } from '../registry/resource-store.js';
+import type { KubeObject, ResourceType } from '../registry/types.js';
+import type { WatchCache } from '../watch/watch-cache.js';
+import { typeForResource, type ControllerDeps } from './controller-support.js';
+
+/** Field managers and users of upstream's components. */
+export const COMPONENTS = {
+  controllerManager: { manager: 'kube-controller-manager', user: 'system:kube-controller-manager' },
+  scheduler: { manager: 'kube-scheduler', user: 'system:kube-scheduler' },
+  kubelet: { manager: 'kubelet', user: 'system:node' },
+} as const;
+
+export type Component = (typeof COMPONENTS)[keyof typeof COMPONENTS];
+
+const GATES = parseFeatureGates(undefined);
+
+export class ApiWriter {
+  private types = new Map<string, ResourceType>();
+
+  constructor(
+    private deps: ControllerDeps,
+    readonly component: Component,
+  ) {}
+
+  /** Whether the API serves the kind now (kinds may arrive later: CRDs, or built-ins a later merge adds). */
+  has(group: string, plural: string): boolean {
+    return typeForResource(this.deps.types, group, plural) !== undefined;
+  }
+
+  type(group: string, plural: string): ResourceType {
+    const k = `${group}/${plural}`;
+    let t = this.types.get(k);
+    if (!t) {
+      t = typeForResource(this.deps.types, group, plural);
+      if (!t) throw new Error(`no type ${k}`);
+      this.types.set(k, t);
+    }
+    return t;
+  }
+
+  private scope(type: ResourceType, namespace: string | undefined, name: string, subresource: string): RequestScope {
+    const req = { headers: { 'user-agent': `${this.component.manager}/v1.33.0` }, method: 'POST' } as unknown as IncomingMessage;
+    return {
+      req,
+      res: undefined as unknown as ServerResponse,
+      info: { isResourceRequest: true, path: '', verb: 'update', apiPrefix: type.group ? 'apis' : 'api', group: type.group, version: type.version, namespace: namespace ?? '', resource: type.plural, subresource, name, parts: [] },
+      query: new URLSearchParams({ fieldManager: this.component.manager }),
+      type,
+      rs: new ResourceStore(type, this.deps.store),
+      cache: undefined as unknown as WatchCache,
+      gates: GATES,
+      apiVersion: gv(type.group, type.version),
+      warnings: [],
+      pretty: false,
+      user: this.component.user,
+      // controllers act for the server itself, as upstream's components with their loopback credentials
+      userInfo: { name: this.component.user, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} },
+      signal: new AbortController().signal,
+    };
+  }
+
+  async create(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
+    const type = this.type(group, plural);
+    obj.apiVersion = gv(type.group, type.version);
+    obj.kind = type.kind;
+    const s = this.scope(type, namespace, obj.metadata?.name ?? '', '');
+    return createObject(s, this.deps, obj, type.scope === 'Namespaced' ? namespace : undefined, false);
+  }
+
+  /**
+   * Read-modify-write with CAS retries. `fn` edits a copy and says whether it changed anything; with subresource
+   * 'status' only the status is written. Returns the stored object, or undefined when gone, replaced (uid) or unchanged.
+   */
+  async mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts: { subresource?: string; uid?: string } = {}): Promise<KubeObject | undefined> {
+    const type = this.type(group, plural);
+    const sub = opts.subresource ?? '';
+    const s = this.scope(type, namespace, name, sub);
+    for (let i = 0; ; i++) {
+      const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+      if (!cur || (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid)) return undefined;
+      const next = structuredClone(cur.obj);
+      if (!fn(next)) return undefined;
+      try {
+        return await updateObject(s, this.deps, next, cur, sub, false);
+      } catch (e) {
+        if (e instanceof StatusError && e.code === 409 && i < 8 && !(e.status.details?.causes ?? []).some((c) => c.reason === 'FieldManagerConflict')) continue;
+        if (e instanceof StatusError && e.code === 404) return undefined;
+        throw e;
+      }
+    }
+  }
+
+  /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
+  async bind(namespace: string | undefined, name: string, uid: string, node: string): Promise<KubeObject | undefined> {
+    const type = this.type('', 'pods');
+    try {
+      return await bindPod(new ResourceStore(type, this.deps.store), namespace, name, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { kind: 'Node', name: node } } as KubeObject, { uid });
+    } catch (e) {
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+      throw e;
+    }
+  }
+
+  /** Deletes one object (its last or terminating state is returned); a missing one is not an error. */
+  async delete(group: string, plural: string, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject | undefined> {
+    const type = this.type(group, plural);
+    try {
+      return (await deleteObject(this.deps, type, namespace, name, options, this.component.user)).obj;
+    } catch (e) {
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+      throw e;
+    }
+  }
+}
+
+export const isConflict = (e: unknown): boolean => e instanceof StatusError && e.code === 409;
+export const isAlreadyExists = (e: unknown): boolean => e instanceof StatusError && e.code === 409 && e.status.reason === 'AlreadyExists';

@@ -1,0 +1,128 @@
+// Events as upstream's client-go recorder writes them: core/v1 Events (served as events.k8s.io/v1 too), with
+// the recorder's aggregation of repeats (same object, reason, message and source → count and lastTimestamp
+// bumped on one Event instead of a new one each time), and TTL cleanup (kube-apiserver --event-ttl, 1h).
+import { nowTimestamp } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import type { ApiWriter } from './api-writer.js';
+import type { ClusterCache } from './cluster-cache.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+let nextNano = Math.floor(Math.random() * 1_000_000);
+
+/** How many recent series the recorder remembers (client-go's LRU cache holds 4096). */
+const SERIES_CACHE = 4096;
+
+export class EventRecorder {
+  private series = new Map<string, { name: string; namespace: string; count: number }>();
+  private chain: Promise<void> = Promise.resolve();
+  private pending = 0;
+
+  constructor(
+    private writer: ApiWriter,
+    private source: { component: string; host?: string },
+    private log: (l: string) => void,
+  ) {}
+
+  /** Records an event about obj; never throws (events are best effort, as upstream). */
+  event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
+    const meta = obj.metadata ?? {};
+    const namespace = meta.namespace || 'default';
+    const involved = {
+      kind: obj.kind,
+      namespace: meta.namespace,
+      name: meta.name,
+      uid: meta.uid,
+      apiVersion: obj.apiVersion,
+      resourceVersion: meta.resourceVersion,
+      ...(fieldPath ? { fieldPath } : {}),
+    };
+    const seriesKey = [meta.uid, type, reason, message, fieldPath ?? '', this.source.component, this.source.host ?? ''].join('\u0000');
+    // upstream's spam filter drops events beyond a burst; here a backlog bound keeps a storm from growing memory
+    if (this.pending > 10_000) return;
+    this.pending++;
+    this.chain = this.chain
+      .then(() => this.write(namespace, seriesKey, involved, type, reason, message))
+      .catch((e) => this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`))
+      .finally(() => this.pending--);
+  }
+
+  private async write(namespace: string, seriesKey: string, involved: Record<string, unknown>, type: EventType, reason: string, message: string): Promise<void> {
+    const now = nowTimestamp();
+    const known = this.series.get(seriesKey);
+    if (known) {
+      const updated = await this.writer.mutate('', 'events', known.namespace, known.name, (ev) => {
+        ev['count'] = ((ev['count'] as number) ?? 1) + 1;
+        ev['lastTimestamp'] = now;
+        return true;
+      });
+      if (updated) {
+        this.series.delete(seriesKey);
+        this.series.set(seriesKey, known);
+        return;
+      }
+    }
+    // upstream names events `<object>.<unix nanoseconds in hex>`; a counter in the sub-millisecond part keeps them unique
+    const name = `${String(involved['name'])}.${(BigInt(Date.now()) * 1_000_000n + BigInt(nextNano++ % 1_000_000)).toString(16)}`;
+    const created = await this.writer.create('', 'events', namespace, {
+      metadata: { name, namespace },
+      involvedObject: involved,
+      reason,
+      message,
+      type,
+      source: { component: this.source.component, ...(this.source.host ? { host: this.source.host } : {}) },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+      reportingComponent: this.source.component,
+      reportingInstance: this.source.host ?? `${this.source.component}-periscope`,
+    } as KubeObject);
+    this.series.set(seriesKey, { name: created.metadata!.name!, namespace, count: 1 });
+    if (this.series.size > SERIES_CACHE) this.series.delete(this.series.keys().next().value!);
+  }
+
+  /** Resolves once the events recorded so far are written. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/** Deletes Events older than the TTL (by lastTimestamp, else eventTime or creation), as etcd leases do upstream. */
+export class EventTtl {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(
+    private cache: ClusterCache,
+    private writer: ApiWriter,
+    private ttlMs: number,
+    private now: () => number,
+    private log: (l: string) => void,
+  ) {
+    cache.on('core/events');
+  }
+
+  start(): void {
+    const every = Math.max(1000, Math.min(60_000, this.ttlMs / 10));
+    this.timer = setInterval(() => void this.sweep(), every);
+    this.timer.unref();
+  }
+
+  async sweep(): Promise<void> {
+    if (this.running || this.ttlMs <= 0) return;
+    this.running = true;
+    try {
+      const cutoff = this.now() - this.ttlMs;
+      for (const ev of this.cache.list('core/events')) {
+        const at = Date.parse(String(ev['lastTimestamp'] ?? ev['eventTime'] ?? ev.metadata?.creationTimestamp ?? ''));
+        if (Number.isFinite(at) && at < cutoff) await this.writer.delete('', 'events', ev.metadata!.namespace, ev.metadata!.name!).catch((e) => this.log(`event ttl: ${(e as Error).message}`));
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,113 @@
+// Simulated nodes (the idea of KWOK, built in): Node objects with capacity, conditions and addresses, kept
+// alive by the kubelet's Lease heartbeats in kube-node-lease (renewed every 10s, 40s lease as upstream).
+import { nowTimestamp } from '../registry/resource-store.js';
+import type { KubeObject } from '../registry/types.js';
+import { isAlreadyExists, type ApiWriter } from './api-writer.js';
+
+/** Nodes created by --simulated-nodes carry this annotation; the simulated kubelet runs only their pods. */
+export const SIMULATED_ANNOTATION = 'node.periscope.dev/simulated';
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+const LEASE_DURATION_S = 40;
+const RENEW_MS = 10_000;
+
+export function simulatedNodeName(i: number): string {
+  return `periscope-worker-${i}`;
+}
+
+export function isSimulatedNode(n: KubeObject | undefined): boolean {
+  return n?.metadata?.annotations?.[SIMULATED_ANNOTATION] === 'true';
+}
+
+function nodeObject(i: number): KubeObject {
+  const name = simulatedNodeName(i);
+  const now = nowTimestamp();
+  const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: now, lastTransitionTime: now, reason, message });
+  return {
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'node.kubernetes.io/instance-type': 'simulated', 'topology.kubernetes.io/zone': `zone-${String.fromCharCode(97 + ((i - 1) % 3))}` },
+      annotations: { [SIMULATED_ANNOTATION]: 'true', 'node.alpha.kubernetes.io/ttl': '0' },
+    },
+    spec: { podCIDR: `10.244.${i}.0/24`, podCIDRs: [`10.244.${i}.0/24`] },
+    status: {
+      capacity: { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+      conditions: [
+        cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      addresses: [
+        { type: 'InternalIP', address: `10.0.${Math.floor(i / 250)}.${(i % 250) + 2}` },
+        { type: 'Hostname', address: name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: `periscope-${i}`, systemUUID: `periscope-${i}`, bootID: `periscope-${i}`,
+        kernelVersion: '6.1.0-simulated', osImage: 'Periscope simulated node', containerRuntimeVersion: 'containerd://1.7.0-simulated',
+        kubeletVersion: 'v1.33.0', kubeProxyVersion: 'v1.33.0', operatingSystem: 'linux', architecture: 'amd64',
+      },
+    },
+  };
+}
+
+export class SimulatedNodes {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private kubelet: ApiWriter,
+    private count: number,
+    private log: (l: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.count <= 0) return;
+    await this.kubelet.create('', 'namespaces', undefined, { metadata: { name: NODE_LEASE_NAMESPACE } }).catch((e) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+    for (let i = 1; i <= this.count; i++) {
+      const node = nodeObject(i);
+      const status = node['status'];
+      try {
+        await this.kubelet.create('', 'nodes', undefined, node);
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+      }
+      // the status sub-resource holds capacity and conditions (a create drops status on kinds that have one)
+      await this.kubelet.mutate('', 'nodes', undefined, node.metadata!.name!, (o) => {
+        const cur = o['status'] as Record<string, unknown> | undefined;
+        if (cur?.['allocatable']) return false;
+        o['status'] = status;
+        return true;
+      }, { subresource: 'status' });
+    }
+    await this.renew();
+    this.timer = setInterval(() => void this.renew().catch((e) => this.log(`node leases: ${(e as Error).message}`)), RENEW_MS);
+    this.timer.unref();
+  }
+
+  private async renew(): Promise<void> {
+    const now = nowTimestamp().replace('Z', '.000000Z');
+    for (let i = 1; i <= this.count; i++) {
+      const name = simulatedNodeName(i);
+      const updated = await this.kubelet.mutate('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, name, (o) => {
+        (o['spec'] as Record<string, unknown>)['renewTime'] = now;
+        return true;
+      });
+      if (updated) continue;
+      await this.kubelet
+        .create('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, {
+          metadata: { name, namespace: NODE_LEASE_NAMESPACE },
+          spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, renewTime: now },
+        })
+        .catch((e) => {
+          if (!isAlreadyExists(e)) throw e;
+        });
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,273 @@
+// Live views of a cluster that moves: rollout progress of workloads (desired / updated / ready / available), a
+// Deployment's ReplicaSets as its revision history with one-click rollback, the workload's pods coloured by
+// phase and readiness, and the recent Warning events for the home page.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { KubeObject } from '../../client/index.js';
+import { api } from '../api.js';
+import { ErrorState } from '../components/ErrorState.js';
+import { useCollection } from '../data/informers.js';
+import { ageOf, useNow } from '../lib/age.js';
+import { isWorkload, podState, rolloutBars, selectorString } from '../lib/workloads.js';
+import { Link, href, objectPath } from '../router.js';
+
+type Obj = Record<string, any>;
+
+const spec = (o: KubeObject | undefined): Obj => ((o as Obj | undefined)?.spec as Obj) ?? {};
+const status = (o: KubeObject | undefined): Obj => ((o as Obj | undefined)?.status as Obj) ?? {};
+
+export { isWorkload, podState };
+
+const REVISION = 'deployment.kubernetes.io/revision';
+
+function Bars({ object }: { object: KubeObject }) {
+  const bars = rolloutBars(object);
+  if (!bars) return null;
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  return (
+    <div className="rollout-bars" data-testid="rollout-bars">
+      {bars.map((b) => (
+        <div key={b.label} className="rollout-bar" data-testid={`bar-${b.label}`}>
+          <span className="bar-label">{b.label}</span>
+          <span className="bar-track">
+            <span className={`bar-fill bar-${b.label}`} style={{ width: `${(100 * b.value) / max}%` }} />
+          </span>
+          <span className="bar-value num">{b.value}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The Deployment's ReplicaSets by revision, the active one marked, each older one a rollback away. */
+function RevisionHistory({ deployment, replicaSets }: { deployment: KubeObject; replicaSets: KubeObject[] }) {
+  const now = useNow();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
+  const rev = (rs: KubeObject) => Number(rs.metadata?.annotations?.[REVISION] ?? 0);
+  const sorted = [...replicaSets].sort((a, b) => rev(b) - rev(a));
+  const current = deployment.metadata?.annotations?.[REVISION];
+  const rollback = async (rs: KubeObject) => {
+    setBusy(rs.metadata?.name);
+    setError(undefined);
+    try {
+      // as `kubectl rollout undo`: the ReplicaSet's template without its pod-template-hash label becomes the Deployment's
+      const template = structuredClone(spec(rs).template ?? {});
+      if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
+      await api.patch(
+        { group: 'apps', version: 'v1', resource: 'deployments', namespace: deployment.metadata?.namespace, name: deployment.metadata!.name! },
+        [
+          { op: 'test', path: '/metadata/resourceVersion', value: deployment.metadata?.resourceVersion },
+          { op: 'replace', path: '/spec/template', value: template },
+        ],
+        'application/json-patch+json',
+        { fieldManager: 'periscope-explorer' },
+      );
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return (
+    <section className="panel">
+      <h3>Revision history</h3>
+      {error !== undefined && <ErrorState error={error} compact />}
+      <table className="simple" data-testid="revisions">
+        <thead>
+          <tr>
+            <th>Revision</th>
+            <th>ReplicaSet</th>
+            <th>Images</th>
+            <th>Replicas</th>
+            <th>Age</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((rs) => {
+            const active = String(rev(rs)) === current;
+            return (
+              <tr key={rs.metadata?.uid} className={active ? 'active-revision' : ''} data-testid={`revision-${rev(rs)}`}>
+                <td className="num">{rev(rs)}</td>
+                <td>
+                  <Link href={href(objectPath({ group: 'apps', version: 'v1', resource: 'replicasets' }, rs.metadata?.namespace, rs.metadata!.name!))}>{rs.metadata?.name}</Link>
+                  {active && <span className="pill cond-true">active</span>}
+                </td>
+                <td className="mono small">{(spec(rs).template?.spec?.containers ?? []).map((c: Obj) => c.image).join(', ')}</td>
+                <td className="num">
+                  {status(rs).readyReplicas ?? 0}/{spec(rs).replicas ?? 0}
+                </td>
+                <td>{ageOf(rs.metadata?.creationTimestamp, now)}</td>
+                <td>
+                  {!active && (
+                    <button className="btn small" disabled={busy !== undefined} onClick={() => void rollback(rs)} data-testid={`rollback-${rev(rs)}`}>
+                      {busy === rs.metadata?.name ? 'Rolling back…' : 'Roll back to this'}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function PodsTable({ pods }: { pods: KubeObject[] }) {
+  const now = useNow();
+  if (!pods.length) return <p className="muted">No pods.</p>;
+  return (
+    <table className="simple" data-testid="workload-pods">
+      <thead>
+        <tr>
+          <th>Pod</th>
+          <th>Status</th>
+          <th>Ready</th>
+          <th>Restarts</th>
+          <th>Node</th>
+          <th>Age</th>
+        </tr>
+      </thead>
+      <tbody>
+        {pods.map((p) => {
+          const s = podState(p);
+          return (
+            <tr key={p.metadata?.uid} className={`pod-${s.tone}`} data-testid="workload-pod">
+              <td>
+                <Link href={href(objectPath({ group: '', version: 'v1', resource: 'pods' }, p.metadata?.namespace, p.metadata!.name!))}>{p.metadata?.name}</Link>
+              </td>
+              <td>
+                <span className={`pill pod-${s.tone}`} data-testid="pod-phase">
+                  {s.phase}
+                </span>
+              </td>
+              <td className="num">{s.ready}</td>
+              <td className={s.restarts > 0 ? 'num restarts' : 'num'}>{s.restarts}</td>
+              <td>{spec(p).nodeName ?? <span className="muted">unscheduled</span>}</td>
+              <td>{ageOf(p.metadata?.creationTimestamp, now)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Rollout progress, ReplicaSets (Deployments) and pods of a workload, all live. */
+export function WorkloadPanel({ object }: { object: KubeObject }) {
+  const ns = object.metadata?.namespace;
+  const plainMap = object.kind === 'ReplicationController';
+  const selector = selectorString(spec(object).selector, plainMap);
+  const isDeployment = object.kind === 'Deployment';
+  // ReplicaSets are read again whenever the Deployment changes (its status follows theirs) rather than watched:
+  // browsers allow six HTTP/1.1 connections per host and the page already holds watches (object, events, pods)
+  const rsList = useQuery({
+    queryKey: ['deployment-replicasets', ns, selector, object.metadata?.resourceVersion],
+    enabled: isDeployment && !!selector,
+    queryFn: async () =>
+      (await api.request<{ items: KubeObject[] }>('GET', `/apis/apps/v1/namespaces/${encodeURIComponent(ns ?? '')}/replicasets`, { query: { labelSelector: selector } })).body.items,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+  const podList = useCollection<KubeObject>(selector ? { group: '', version: 'v1', resource: 'pods', namespace: ns, representation: 'object', labelSelector: selector } : undefined);
+  const uid = object.metadata?.uid;
+  const replicaSets = useMemo(
+    () => (rsList.data ?? []).filter((rs) => rs.metadata?.ownerReferences?.some((r) => r.uid === uid && r.controller)),
+    [rsList.data, uid],
+  );
+  const pods = useMemo(() => {
+    const owners = new Set([uid, ...replicaSets.map((r) => r.metadata?.uid)]);
+    return (podList.data?.items ?? []).filter((p) => p.metadata?.ownerReferences?.some((r) => r.controller && owners.has(r.uid)));
+  }, [podList.data?.items, podList.data?.version, replicaSets, uid]); // eslint-disable-line react-hooks/exhaustive-deps
+  const progressing = ((status(object).conditions ?? []) as Obj[]).find((c) => c.type === 'Progressing');
+  return (
+    <>
+      <section className="panel" data-testid="rollout">
+        <h3>Rollout</h3>
+        <Bars object={object} />
+        {progressing && (
+          <p className={progressing.status === 'False' ? 'bad small' : 'muted small'} data-testid="rollout-message">
+            {progressing.reason}: {progressing.message}
+          </p>
+        )}
+        {status(object).observedGeneration !== undefined && status(object).observedGeneration < (object.metadata?.generation ?? 0) && <p className="muted small">waiting for the controller to observe generation {object.metadata?.generation}</p>}
+      </section>
+      {isDeployment && replicaSets.length > 0 && <RevisionHistory deployment={object} replicaSets={replicaSets} />}
+      <section className="panel">
+        <h3>Pods</h3>
+        {podList.error ? <ErrorState error={podList.error} compact /> : <PodsTable pods={pods} />}
+      </section>
+    </>
+  );
+}
+
+interface EventObj extends KubeObject {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  lastTimestamp?: string;
+  eventTime?: string;
+  involvedObject?: { kind?: string; name?: string; namespace?: string; apiVersion?: string };
+}
+
+const KIND_RESOURCE: Record<string, { group: string; version: string; resource: string }> = {
+  Pod: { group: '', version: 'v1', resource: 'pods' },
+  Node: { group: '', version: 'v1', resource: 'nodes' },
+  Deployment: { group: 'apps', version: 'v1', resource: 'deployments' },
+  ReplicaSet: { group: 'apps', version: 'v1', resource: 'replicasets' },
+  StatefulSet: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+  DaemonSet: { group: 'apps', version: 'v1', resource: 'daemonsets' },
+  Job: { group: 'batch', version: 'v1', resource: 'jobs' },
+  CronJob: { group: 'batch', version: 'v1', resource: 'cronjobs' },
+};
+
+/** The most recent Warning events (live), newest first, each linking to its object. */
+export function RecentWarnings({ namespace }: { namespace: string }) {
+  const now = useNow();
+  const events = useCollection<EventObj>({ group: '', version: 'v1', resource: 'events', namespace: namespace || undefined, representation: 'object', fieldSelector: 'type=Warning' });
+  const items = useMemo(() => {
+    const t = (e: EventObj) => Date.parse(e.lastTimestamp || e.eventTime || e.metadata?.creationTimestamp || '') || 0;
+    return [...(events.data?.items ?? [])].sort((a, b) => t(b) - t(a)).slice(0, 15);
+  }, [events.data?.items, events.data?.version]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <section className="panel" data-testid="recent-warnings">
+      <h2>Recent warnings</h2>
+      {events.error ? (
+        <ErrorState error={events.error} compact />
+      ) : items.length === 0 ? (
+        <p className="muted">No warnings{namespace ? ` in ${namespace}` : ''}.</p>
+      ) : (
+        <table className="simple">
+          <thead>
+            <tr>
+              <th>Age</th>
+              <th>Object</th>
+              <th>Reason</th>
+              <th>Count</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((e) => {
+              const io = e.involvedObject ?? {};
+              const r = io.kind ? KIND_RESOURCE[io.kind] : undefined;
+              const label = `${io.kind}/${io.name}`;
+              return (
+                <tr key={e.metadata?.uid} className="warn" data-testid="warning-row">
+                  <td>{ageOf(e.lastTimestamp || e.eventTime || e.metadata?.creationTimestamp, now)}</td>
+                  <td>{r && io.name ? <Link href={href(objectPath(r, io.namespace, io.name, 'events'))}>{label}</Link> : label}</td>
+                  <td>{e.reason}</td>
+                  <td className="num">{e.count ?? 1}</td>
+                  <td className="wrap">{e.message}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
