@@ -143,6 +143,8 @@ export function seedCases(opts: { cbor: boolean }): FuzzCase[] {
       over(post('cbor shared-ref tags 28/29 (9 levels)', cborSharedRefs(9), cborCt)),
       over(post('cbor shared-ref tags 28/29 (2 levels)', cborSharedRefs(2), cborCt)),
       over(post('cbor nested 100k arrays', new Uint8Array([...cbor.selfDescribed, ...Array(100_000).fill(0x81), 0x01]), cborCt)),
+      // found by the fuzz bench: a top-level byte string is not an object (was a 500)
+      post('cbor top-level byte string', new Uint8Array([0x45, ...utf8('.RqD.')]), cborCt),
       post('cbor indefinite map never closed', new Uint8Array([...cbor.selfDescribed, 0xbf, ...cbor.text('a')]), cborCt),
       post('cbor 4 GiB string length', new Uint8Array([...cbor.selfDescribed, 0x7b, 0, 0, 0, 1, 0, 0, 0, 0]), cborCt),
       over(post('cbor record extension tag', new Uint8Array([...cbor.selfDescribed, 0xd9, 0xdf, 0xff, 0x80]), cborCt)),

@@ -35,6 +35,13 @@ export interface DecodedObject {
 
 const ACCEPTED_BODIES = [MEDIA.json, MEDIA.yaml, MEDIA.protobuf];
 
+/** A map, not an array, byte string (CBOR major type 2) or other typed value. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
 /** Reads and decodes the request body as an object (JSON, YAML, Protobuf, CBOR by Content-Type). */
 export async function decodeObjectBody(s: RequestScope): Promise<DecodedObject> {
   const buf = await readBody(s.req);
@@ -44,7 +51,7 @@ export async function decodeObjectBody(s: RequestScope): Promise<DecodedObject> 
   if (buf.length === 0) throw errors.badRequest('the request body is empty');
   const decoded = decoder(buf);
   const v = decoded.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw errors.badRequest('the request body must be a single object');
+  if (!isPlainObject(v)) throw errors.badRequest('the request body must be a single object');
   checkDepth(v);
   return { obj: v as KubeObject, duplicates: decoded.duplicates };
 }

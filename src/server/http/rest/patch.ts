@@ -10,7 +10,7 @@ import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, MAX_BODY_BYTES, readBody } from '../body.js';
 import { isStackOverflow } from '../../../api/nesting.js';
 import type { RequestScope } from '../scope.js';
-import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, served, type FieldValidation } from './decode.js';
+import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, isPlainObject, served, type FieldValidation } from './decode.js';
 import { canonicalApiVersion } from '../../registry/names.js';
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
@@ -95,7 +95,7 @@ function decodePatch(type: PatchType, ct: string | undefined, buf: Buffer): { va
     const dec = ct === MEDIA.applyPatchCbor ? bodyDecoders.get(MEDIA.cbor) : bodyDecoders.get(MEDIA.yaml);
     if (!dec) throw errors.unsupportedMediaType([MEDIA.applyPatchYaml]);
     const d = dec(buf);
-    if (typeof d.value !== 'object' || d.value === null || Array.isArray(d.value)) throw errors.badRequest('an apply patch must be a single object');
+    if (!isPlainObject(d.value)) throw errors.badRequest('an apply patch must be a single object');
     return d;
   }
   const d = bodyDecoders.get(MEDIA.json)!(buf);
@@ -104,7 +104,7 @@ function decodePatch(type: PatchType, ct: string | undefined, buf: Buffer): { va
     checkJsonPatchLength(d.value);
     return d;
   }
-  if (typeof d.value !== 'object' || d.value === null || Array.isArray(d.value)) throw errors.badRequest(`${type} patch must be a JSON object`);
+  if (!isPlainObject(d.value)) throw errors.badRequest(`${type} patch must be a JSON object`);
   return d;
 }
 
