@@ -1,15 +1,9 @@
-// Controllers of kinds another change serves (ReplicationController, apps/v1 ControllerRevision): these tests
-// run once the registry holds the kinds, and are skipped before.
+// Controllers of the kinds added with the real-manifest work: ReplicationController, ControllerRevisions
+// (StatefulSet and DaemonSet history), HorizontalPodAutoscaler without metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
-import { builtinResourceTypes } from '../../src/server/registry/builtin.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { client, testServer } from '../helpers/server.js';
-
-const served = (group: string, plural: string) => builtinResourceTypes.some((t) => t.group === group && t.plural === plural);
-const hasRevisions = served('apps', 'controllerrevisions');
-const hasRC = served('', 'replicationcontrollers');
-const hasHPA = served('autoscaling', 'horizontalpodautoscalers');
 
 async function until<T>(fn: () => Promise<T | undefined | false>, what: string, tries = 150): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -20,7 +14,7 @@ async function until<T>(fn: () => Promise<T | undefined | false>, what: string, 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe.skipIf(!hasRevisions && !hasRC && !hasHPA)('kinds served by the registry later', () => {
+describe('kinds served by the registry later', () => {
   let server: ApiServer;
   let kc: string;
   const k = (args: string[], input?: string) => kubectl(kc, args, input, 60_000);
@@ -31,7 +25,7 @@ describe.skipIf(!hasRevisions && !hasRC && !hasHPA)('kinds served by the registr
   });
   afterAll(() => server?.close());
 
-  it.skipIf(!hasRC)('a ReplicationController keeps its replicas', async () => {
+  it('a ReplicationController keeps its replicas', async () => {
     const rc = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'legacy' }, spec: { replicas: 2, selector: { app: 'legacy' }, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
     expect((await k(['apply', '-f', '-'], JSON.stringify(rc))).code).toBe(0);
     await until(async () => JSON.parse((await k(['get', 'rc', 'legacy', '-o', 'json'])).stdout).status?.readyReplicas === 2, 'two ready');
@@ -39,7 +33,7 @@ describe.skipIf(!hasRevisions && !hasRC && !hasHPA)('kinds served by the registr
     expect(pods[0].metadata.ownerReferences[0]).toMatchObject({ kind: 'ReplicationController', name: 'legacy', controller: true });
   });
 
-  it.skipIf(!hasRevisions)('StatefulSet and DaemonSet history: rollout history lists revisions, undo goes back', async () => {
+  it('StatefulSet and DaemonSet history: rollout history lists revisions, undo goes back', async () => {
     const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'fluentd:1' }] } } } };
     expect((await k(['apply', '-f', '-'], JSON.stringify(ds))).code).toBe(0);
     expect((await k(['rollout', 'status', 'ds/agent', '--timeout=30s'])).stdout).toContain('successfully rolled out');
@@ -64,7 +58,7 @@ describe.skipIf(!hasRevisions && !hasRC && !hasHPA)('kinds served by the registr
     expect((await k(['rollout', 'history', 'sts/web'])).stdout).toMatch(/^2\s+/m);
   });
 
-  it.skipIf(!hasHPA)('an HPA without a metrics server: min replicas enforced, then ScalingActive=False (FailedGetResourceMetric)', async () => {
+  it('an HPA without a metrics server: min replicas enforced, then ScalingActive=False (FailedGetResourceMetric)', async () => {
     expect((await k(['create', 'deployment', 'scaled', '--image=nginx', '--replicas=1'])).code).toBe(0);
     const hpaObj = {
       apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'scaled' },
