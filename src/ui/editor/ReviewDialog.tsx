@@ -46,6 +46,14 @@ export function ReviewDialog({ review, current, format, busy, onConfirm, onClose
           </label>
         </div>
         <MonacoDiff original={original} modified={modified} language={format} testId="review-diff" className="review-diff" />
+        {review.request.method === 'PATCH' && !review.request.contentType.startsWith('application/apply-patch') && (
+          <details className="review-patch">
+            <summary>The patch sent</summary>
+            <pre className="mono small" data-testid="review-patch">
+              {review.request.body}
+            </pre>
+          </details>
+        )}
         {unchanged && current && (
           <div className="banner" data-testid="review-unchanged">
             The server would store no change{showNoise ? '' : ' (apart from server-managed fields)'}.
