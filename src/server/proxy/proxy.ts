@@ -10,7 +10,9 @@ import { createStaticHandler } from '../http/static.js';
 import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, parsePatternList, rawTarget } from '../http/request-guard.js';
 import { limitConnections } from '../http/listen.js';
 import type { StatusError } from '../../api/status.js';
+import type { Duplex } from 'node:stream';
 import { loadKubeconfig, type ClusterCredentials } from './kubeconfig.js';
+import { forwardUpgrade, refuseUpgrade } from './upgrade.js';
 
 export interface ProxyServer {
   readonly url: string;
@@ -155,6 +157,20 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     if (staticHandler && staticHandler(req, res, path)) return;
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
+  });
+  // WebSocket watches: the same filters, then passed through with the kubeconfig's credentials
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { path } = rawTarget(req.url);
+    if (filter) {
+      if (!hostAccepted(req.headers.host, filter.hosts)) return refuseUpgrade(socket, 403, JSON.stringify(forbiddenHost(req.headers.host).status));
+      const crossSite = crossSiteReason(req, 'http');
+      if (crossSite) return refuseUpgrade(socket, 403, JSON.stringify(forbiddenCrossSite(crossSite).status));
+      const decoded = decodePath(path);
+      if (filter.paths.some((p) => p.test(path) || p.test(decoded)) || filter.methods.some((m) => m.test(req.method ?? '')))
+        return refuseUpgrade(socket, 403, JSON.stringify(forbiddenProxyPath(req.method ?? '', path).status));
+    }
+    if (!isForwarded(path)) return refuseUpgrade(socket, 404, statusBody(404, 'NotFound', 'the server could not find the requested resource'));
+    forwardUpgrade(req, socket, head, { target, prefix, agent, authorization, servername: secure ? (creds.tlsServerName ?? (/^[\d.]+$|:/.test(target.hostname) ? undefined : target.hostname)) : undefined });
   });
   limitConnections(server, 0); // watches stream through: no request deadline here, the cluster has its own
   const listening = await listenTracked(server, flags.port, flags.bindAddress);
