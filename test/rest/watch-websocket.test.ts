@@ -67,6 +67,16 @@ describe('watch over WebSocket', () => {
     c.ws.close();
   });
 
+  test('the Accept header can travel as a subprotocol (browsers set no headers): Table events, and the protocol is echoed', async () => {
+    const accept = `base64url.accept.service.io.${Buffer.from('application/json;as=Table;v=v1;g=meta.k8s.io').toString('base64url')}`;
+    const c = await open(`${ws}/api/v1/namespaces/default/configmaps?watch=true`, { protocols: [accept] });
+    expect(c.protocol).toBe(accept);
+    const [ev] = await c.next();
+    expect(ev).toMatchObject({ type: 'ADDED', object: { kind: 'Table', apiVersion: 'meta.k8s.io/v1' } });
+    expect(ev.object.rows[0].cells[0]).toBe('first');
+    c.ws.close();
+  });
+
   test('a watch that ends closes the socket', async () => {
     const c = await open(`${ws}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1`);
     const code = await new Promise<number>((r) => c.ws.once('close', (n) => r(n)));
@@ -143,6 +153,13 @@ describe('proxy mode passes WebSocket watches through', () => {
     await client(s.url).post('/api/v1/namespaces', { metadata: { name: 'via-proxy' } }, { Authorization: 'Bearer kube-secret' });
     await expect.poll(() => c.messages.some((m) => m.data.includes('"via-proxy"'))).toBe(true);
     c.ws.close();
+    // the Accept subprotocol becomes the cluster's Accept header; the browser gets its protocol back
+    const accept = `base64url.accept.service.io.${Buffer.from('application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io').toString('base64url')}`;
+    const bearer = `base64url.bearer.authorization.k8s.io.${Buffer.from('not-the-kubeconfig-one').toString('base64url')}`;
+    const m = await open(`${base}/api/v1/namespaces?watch=true`, { protocols: [accept, bearer] });
+    expect(m.protocol).toBe(accept);
+    expect((await m.next())[0].object.kind).toBe('PartialObjectMetadata');
+    m.ws.close();
     expect(await statusOf(open(`${base}/api/v1/namespaces?watch=true`, { headers: { Origin: 'http://evil.example' } }))).toBe(403);
     expect(await statusOf(open(`${base}/api/v1/namespaces?watch=true`, { headers: { Host: `evil.example:${port}` } }))).toBe(403);
     expect(await statusOf(open(`${base}/api/v1/namespaces/default/pods/x/exec`))).toBe(403);

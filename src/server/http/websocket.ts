@@ -22,10 +22,16 @@ export function isWebSocketUpgrade(req: IncomingMessage): boolean {
 /** Browsers cannot set Authorization on a WebSocket: upstream reads a bearer token from this subprotocol (pkg/authentication/request/websocket). */
 const BEARER_PROTOCOL_PREFIXES = [...new Set(['authorization.k8s.io', ...groupSpellings('authorization.k8s.io')])].map((g) => `base64url.bearer.${g}.`);
 
+/** Nor Accept: our explorer sends it as this subprotocol (kept in the offer: it is the one echoed back). */
+export const ACCEPT_PROTOCOL_PREFIX = 'base64url.accept.service.io.';
+
+/** Accept headers longer than this are not read from a subprotocol (a header line is at most 1 MiB anyway). */
+const MAX_ACCEPT = 4096;
+
 /**
  * Moves a bearer token offered as a `base64url.bearer.authorization.k8s.io.<token>` subprotocol into the
  * Authorization header authentication reads (an Authorization header already sent wins), and removes it
- * from the offered protocols so it is never echoed back.
+ * from the offered protocols so it is never echoed back; an Accept subprotocol sets Accept.
  */
 export function takeProtocolBearer(req: IncomingMessage): void {
   const raw = req.headers['sec-websocket-protocol'];
@@ -36,6 +42,10 @@ export function takeProtocolBearer(req: IncomingMessage): void {
     const prefix = BEARER_PROTOCOL_PREFIXES.find((x) => p.startsWith(x));
     if (!prefix) rest.push(p);
     else token ??= Buffer.from(p.slice(prefix.length), 'base64url').toString('utf8');
+    if (p.startsWith(ACCEPT_PROTOCOL_PREFIX) && p.length < MAX_ACCEPT) {
+      const accept = Buffer.from(p.slice(ACCEPT_PROTOCOL_PREFIX.length), 'base64url').toString('utf8');
+      if (!/[\r\n\0]/.test(accept)) req.headers.accept = accept;
+    }
   }
   if (token === undefined) return;
   if (rest.length) req.headers['sec-websocket-protocol'] = rest.join(', ');

@@ -20,6 +20,8 @@ const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connection', '
 
 /** A bearer token the browser offered as a subprotocol is its own credential: never passed on. */
 const isBearerProtocol = (p: string) => /^base64url\.bearer\./i.test(p);
+/** Our explorer's Accept, as a subprotocol: the cluster gets a real Accept header instead. */
+const ACCEPT_PREFIX = 'base64url.accept.service.io.';
 
 function head(status: number, headers: OutgoingHttpHeaders | IncomingMessage['headers'], extra: string[] = []): string {
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
@@ -38,7 +40,13 @@ export function refuseUpgrade(socket: Duplex, status: number, body: string): voi
 export function forwardUpgrade(req: IncomingMessage, socket: Duplex, bufferedHead: Buffer, t: UpgradeTarget): void {
   const headers: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROP.has(k)) headers[k] = v;
-  const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim()).filter((p) => p && !isBearerProtocol(p));
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim());
+  const acceptProtocol = offered.find((p) => p.startsWith(ACCEPT_PREFIX) && p.length < 4096);
+  if (acceptProtocol) {
+    const accept = Buffer.from(acceptProtocol.slice(ACCEPT_PREFIX.length), 'base64url').toString('utf8');
+    if (!/[\r\n\0]/.test(accept)) headers['accept'] = accept;
+  }
+  const protocols = offered.filter((p) => p && !isBearerProtocol(p) && !p.startsWith(ACCEPT_PREFIX));
   if (protocols.length) headers['sec-websocket-protocol'] = protocols.join(', ');
   else delete headers['sec-websocket-protocol'];
   if (t.authorization) headers['authorization'] = t.authorization;
@@ -59,7 +67,9 @@ export function forwardUpgrade(req: IncomingMessage, socket: Duplex, bufferedHea
   socket.on('error', () => upstream.destroy());
   socket.once('close', () => upstream.destroy());
   upstream.on('upgrade', (res, upSocket, upHead) => {
-    socket.write(head(101, res.headers, ['connection: Upgrade', `upgrade: ${res.headers.upgrade ?? 'websocket'}`]));
+    // a browser that offered subprotocols needs one back: the Accept one the cluster never saw
+    const chosen = res.headers['sec-websocket-protocol'] === undefined && acceptProtocol ? [`sec-websocket-protocol: ${acceptProtocol}`] : [];
+    socket.write(head(101, res.headers, ['connection: Upgrade', `upgrade: ${res.headers.upgrade ?? 'websocket'}`, ...chosen]));
     if (upHead.length) socket.write(upHead);
     if (bufferedHead.length) upSocket.write(bufferedHead);
     upSocket.on('error', () => socket.destroy());
