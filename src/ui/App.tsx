@@ -18,6 +18,7 @@ import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useL
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
 import { ObjectView } from './views/ObjectView.js';
+import { SearchView } from './views/SearchView.js';
 import { StaticBench } from './views/StaticBench.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
@@ -34,8 +35,9 @@ const SHORTCUTS: [string, string][] = [
   ['/', 'filter the rows of the current list'],
   ['↑ ↓  j k', 'move through rows; PageUp/PageDown, Home/End'],
   ['Enter', 'open the selected row'],
-  ['1 … 6', 'object tabs: summary, YAML, JSON, events, managed fields, edit'],
+  ['1 … 8', 'object tabs: summary, YAML, JSON, events, managed fields, edit, history, related'],
   ['Esc', 'back from an object to its list'],
+  ['s', 'search every kind by name or label selector'],
   ['t', 'light / dark theme'],
   ['?', 'this help'],
 ];
@@ -73,12 +75,15 @@ export function App() {
       if (e.key === '/') {
         e.preventDefault();
         (filterRef.current ?? jumpRef.current)?.focus();
+      } else if (e.key === 's') {
+        e.preventDefault();
+        navigate(href('/search', { ns: namespace || undefined }));
       } else if (e.key === '?') setHelp((h) => !h);
       else if (e.key === 't') toggleTheme();
       else if (e.key === 'Escape') {
         if (help) setHelp(false);
         else if (route.name === 'object') navigate(href(listPath(route), { ns: namespace || undefined }));
-      } else if (route.name === 'object' && /^[1-6]$/.test(e.key)) {
+      } else if (route.name === 'object' && /^[1-8]$/.test(e.key)) {
         navigate(href(objectPath(route, route.namespace, route.objName, OBJECT_TABS[Number(e.key) - 1]), { ns: namespace || undefined }), { replace: true });
       }
     };
@@ -105,6 +110,7 @@ export function App() {
         <StudioPage kind={route.kind} />
       </Suspense>
     );
+  else if (route.name === 'search') main = <SearchView discovery={discovery.data} namespace={namespace} initial={query.get('q') ?? ''} />;
   else if (route.name === 'object')
     main = <ObjectView type={route} namespace={route.namespace} name={route.objName} tab={route.tab} discovery={discovery.data} listNamespace={namespace} />;
   else
@@ -124,6 +130,9 @@ export function App() {
         <NamespacePicker value={namespace} disabled={!!typeInfo && !typeInfo.namespaced} onChange={(ns) => setQuery({ ns: ns || undefined })} />
         <Link href="/studio" className={`topbar-link${route.name === 'studio' ? ' active' : ''}`} data-testid="nav-studio" title="Author the server's configuration documents">
           Config studio
+        </Link>
+        <Link href={href('/search', { ns: namespace || undefined })} className={`topbar-link${route.name === 'search' ? ' active' : ''}`} data-testid="nav-search" title="Search every kind by name or label (s)">
+          Search
         </Link>
         <span className="spacer" />
         <UserBadge />
