@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { isAbort, type ApiResource, type Discovery } from '../../client/index.js';
 import { useBrowsableResources } from '../data/discovery.js';
 import { listPages } from '../data/scan.js';
-import { Link, href, navigate, objectPath, setQuery } from '../router.js';
+import { href, navigate, objectPath, setQuery } from '../router.js';
 
 export interface SearchHit {
   resource: ApiResource;
@@ -143,11 +143,19 @@ export function SearchView({ discovery, namespace, initial }: { discovery: Disco
       </p>
       <ul id="search-results" ref={listRef} role="listbox" aria-label="Search results" className="search-results" data-testid="search-results">
         {hits.map((h, i) => (
-          <li key={`${h.resource.group}/${h.resource.resource}/${h.namespace}/${h.name}`} id={`search-hit-${i}`} role="option" aria-selected={i === active} data-index={i} className={i === active ? 'active' : ''} data-testid="search-hit">
-            <Link href={href(objectPath(h.resource, h.namespace, h.name), { ns: namespace || undefined })} tabIndex={-1}>
-              <span className="muted small">{h.resource.kind}</span> {h.namespace ? <span className="muted">{h.namespace}/</span> : null}
-              <strong>{h.name}</strong>
-            </Link>
+          // options hold no links (nothing interactive nested): a click or Enter opens the object
+          <li
+            key={`${h.resource.group}/${h.resource.resource}/${h.namespace}/${h.name}`}
+            id={`search-hit-${i}`}
+            role="option"
+            aria-selected={i === active}
+            data-index={i}
+            className={i === active ? 'active' : ''}
+            data-testid="search-hit"
+            onClick={() => open(h)}
+          >
+            <span className="muted small">{h.resource.kind}</span> {h.namespace ? <span className="muted">{h.namespace}/</span> : null}
+            <strong>{h.name}</strong>
           </li>
         ))}
       </ul>
