@@ -5,6 +5,7 @@ import { authStore } from './auth.js';
 import { SignInPage, UserBadge } from './components/SignIn.js';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
+import { ContextPicker } from './components/ContextPicker.js';
 import { ManifestViewerContext } from './components/ManifestViewer.js';
 import { CreateView } from './editor/CreateView.js';
 import { MonacoManifestViewer } from './editor/MonacoManifestViewer.js';
@@ -135,6 +136,7 @@ export function App() {
           Search
         </Link>
         <span className="spacer" />
+        <ContextPicker />
         <UserBadge />
         <ConnectionBadge />
         <button className="icon-btn" onClick={() => setHelp((h) => !h)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
