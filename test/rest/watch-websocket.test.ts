@@ -167,3 +167,26 @@ describe('proxy mode passes WebSocket watches through', () => {
     expect(await statusOf(open(`${base}/api/v1/namespaces`))).toBe(400);
   });
 });
+
+describe('a WebSocket watcher that stops reading', () => {
+  let s: ApiServer;
+  beforeAll(async () => {
+    s = await testServer();
+    await client(s.url).post('/api/v1/namespaces', { metadata: { name: 'slow' } });
+  });
+  afterAll(() => s.close());
+
+  test('is cut off once its unsent events pass the per-watcher bound, and released', async () => {
+    const cache = () => s.deps.caches.get('/registry/core/configmaps/').watcherCount;
+    const c = await open(`${s.url.replace('http:', 'ws:')}/api/v1/namespaces/slow/configmaps?watch=true`);
+    await expect.poll(cache).toBe(1);
+    // stop reading: what the server sends piles up on its side
+    (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const closed = new Promise<void>((r) => c.ws.once('close', () => r()));
+    const big = 'x'.repeat(900 * 1024);
+    for (let i = 0; i < 30; i++) expect((await client(s.url).post('/api/v1/namespaces/slow/configmaps', { metadata: { name: `big-${i}` }, data: { v: big } })).status).toBe(201);
+    await expect.poll(cache, { timeout: 20_000 }).toBe(0);
+    (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+  });
+});
