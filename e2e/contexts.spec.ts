@@ -50,5 +50,6 @@ test('the context in use is visible and another one is selected without a restar
   const page2 = await page.context().newPage();
   await page2.goto('/');
   await expect(page2.getByTestId('server-version')).toContainText('v1.');
+  await expect(page2.getByTestId('nav-search')).toBeVisible();
   await expect(page2.getByTestId('context-picker')).toHaveCount(0);
 });

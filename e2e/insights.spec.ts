@@ -107,3 +107,11 @@ test('relationships: owners and dependents, pods using a configmap, as a graph a
   await page.goto(`/r/core/v1/configmaps/${NS}/child/related`);
   await expect(page.getByTestId('related-owner')).toContainText('ConfigMap/parent');
 });
+
+test('history of a namespace: what changed in the last minutes, with who', async ({ page, request }) => {
+  await post(request, `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'just-now' }, data: { a: '1' } }, 'recent-writer');
+  await page.goto(`/r/core/v1/namespaces/_/${NS}/history`);
+  const changes = page.getByTestId('namespace-change');
+  await expect(changes.filter({ hasText: 'ConfigMap/just-now' })).toContainText('recent-writer');
+  await expect(page.getByTestId('timeline-entry').first()).toBeVisible();
+});

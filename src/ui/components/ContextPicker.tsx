@@ -14,7 +14,16 @@ interface Contexts {
 const CONTEXTS_PATH = '/periscope/contexts';
 
 export function ContextPicker() {
-  const q = useQuery({ queryKey: ['contexts'], queryFn: async () => (await api.request<Contexts>('GET', CONTEXTS_PATH)).body, retry: false, staleTime: Infinity });
+  const q = useQuery({
+    queryKey: ['contexts'],
+    queryFn: async () => {
+      const body = (await api.request<Contexts>('GET', CONTEXTS_PATH)).body;
+      // the embedded server answers unknown paths with the explorer page itself: no contexts there
+      return body && typeof body === 'object' && Array.isArray(body.contexts) ? body : null;
+    },
+    retry: false,
+    staleTime: Infinity,
+  });
   const [switching, setSwitching] = useState<string>();
   const [error, setError] = useState<string>();
   if (!q.data) return null;

@@ -12,6 +12,7 @@ import { ageOf, useNow } from '../lib/age.js';
 import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
+import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 
@@ -55,7 +56,13 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
-  else if (tab === 'history') body = <Timeline objectRef={objectRef} object={object} />;
+  else if (tab === 'history')
+    body = (
+      <>
+        {info?.kind === 'Namespace' && !info.group && discovery && <NamespaceChanges namespace={name} discovery={discovery} />}
+        <Timeline objectRef={objectRef} object={object} />
+      </>
+    );
   else if (tab === 'related') body = info && discovery ? <Relationships info={info} object={object} discovery={discovery} listNamespace={listNamespace} /> : <LoadingState label="Discovering API types…" />;
   else body = <Summary object={object} objectRef={objectRef} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} />;
 
