@@ -24,7 +24,7 @@ import { limitConnections, listenTracked } from './http/listen.js';
 import { InflightLimiter } from './http/inflight.js';
 import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, rawTarget } from './http/request-guard.js';
 import { requestDeadline } from './http/request-timeout.js';
-import { WebSocketResponse, isWebSocketUpgrade, takeProtocolBearer } from './http/websocket.js';
+import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { seedDemoData } from './demo-data.js';
@@ -210,7 +210,7 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isWebSocketUpgrade(req)) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: 'websocket' }));
-    takeProtocolBearer(req);
+    readSubprotocols(req);
     const res = new WebSocketResponse(req, socket, head) as unknown as ServerResponse;
     handle(req, res).catch((e) => fail(req, res, e));
   });

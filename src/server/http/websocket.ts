@@ -33,7 +33,7 @@ const MAX_ACCEPT = 4096;
  * Authorization header authentication reads (an Authorization header already sent wins), and removes it
  * from the offered protocols so it is never echoed back; an Accept subprotocol sets Accept.
  */
-export function takeProtocolBearer(req: IncomingMessage): void {
+export function readSubprotocols(req: IncomingMessage): void {
   const raw = req.headers['sec-websocket-protocol'];
   if (!raw) return;
   const rest: string[] = [];
