@@ -2,6 +2,10 @@
 // For each size: time to first rows, time to all rows loaded, scroll frame time p95, and the longest
 // main-thread task while 500 updates/s arrive by watch; each beside the ceiling of the same table
 // rendering a static array of the same rows in the page (/_bench/static), with no network or informer.
+// Also: the overview's load time and a global search's latency at each size, beside the bare API
+// requests they make (fetched in the page, nothing rendered); and 20 live views at 50 updates/s each
+// (longest task in one of them, ceiling: the static table taking the same update rate).
+// BENCH_UI_SIZES=10k limits the sizes (10k, 100k).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -167,6 +171,118 @@ async function measureCeiling(browser: Browser, server: ApiServer, n: number): P
   }
 }
 
+/** The overview until the ConfigMap count reads n; ceiling: the same limit=1 metadata lists fetched bare. */
+async function measureOverview(browser: Browser, server: ApiServer, n: number): Promise<{ live: number; ceiling: number }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    await page.goto(`${server.url}/?ns=${NS}`);
+    const expected = n.toLocaleString('en-US');
+    const h = await page.waitForFunction((want) => (document.querySelector('[data-testid=kind-count][data-kind=ConfigMap] [data-testid=count]')?.textContent === want ? performance.now() : 0), expected, { timeout: 120_000, polling: 20 });
+    const live = Number(await h.jsonValue());
+    const ceiling = await page.evaluate(async (ns) => {
+      const t0 = performance.now();
+      const d = (await (await fetch('/api/v1')).json()) as { resources: { name: string; namespaced: boolean; verbs: string[] }[] };
+      const kinds = d.resources.filter((r) => r.namespaced && !r.name.includes('/') && r.verbs.includes('list'));
+      await Promise.all(kinds.map((r) => fetch(`/api/v1/namespaces/${ns}/${r.name}?limit=1`, { headers: { Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' } }).then((x) => x.arrayBuffer())));
+      return performance.now() - t0;
+    }, NS);
+    return { live, ceiling };
+  } finally {
+    await page.close();
+  }
+}
+
+/** A name fragment matching one object in n, until its hit shows and the search finished; ceiling: the paged metadata lists fetched bare. */
+async function measureSearch(browser: Browser, server: ApiServer, n: number): Promise<{ live: number; ceiling: number }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    const target = nameOf(n - 1, n);
+    await page.goto(`${server.url}/search?ns=${NS}`);
+    await page.waitForSelector('[data-testid=search-input]');
+    const t0 = await page.evaluate(() => performance.now());
+    await page.fill('[data-testid=search-input]', target);
+    const h = await page.waitForFunction(
+      (name) => (document.querySelector('[data-testid=search-status]')?.getAttribute('data-running') === 'false' && document.querySelector('[data-testid=search-results]')?.textContent?.includes(name) ? performance.now() : 0),
+      target,
+      { timeout: 120_000, polling: 20 },
+    );
+    const live = Number(await h.jsonValue()) - t0;
+    const ceiling = await page.evaluate(async (ns) => {
+      const start = performance.now();
+      let cont = '';
+      do {
+        const r = (await (await fetch(`/api/v1/namespaces/${ns}/configmaps?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`, { headers: { Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' } })).json()) as { metadata?: { continue?: string } };
+        cont = r.metadata?.continue ?? '';
+      } while (cont);
+      return performance.now() - start;
+    }, NS);
+    return { live, ceiling };
+  } finally {
+    await page.close();
+  }
+}
+
+const LIVE_VIEWS = 20;
+const VIEW_UPDATES_PER_SECOND = 50;
+
+/** 20 collection views open at once (one page each), every view's namespace taking 50 updates/s. */
+async function measureLiveViews(browser: Browser): Promise<{ live: number; ceiling: number; maxFrame: number }> {
+  const server = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist`, compactionIntervalMs: 0 }, { log: () => {} });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  try {
+    const perView = 50;
+    for (let v = 0; v < LIVE_VIEWS; v++) {
+      await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: `view-${v}` } }) });
+      for (let i = 0; i < perView; i++)
+        await server.store.create(`/registry/core/configmaps/view-${v}/cm-${i}`, encodeForStorage({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${i}`, namespace: `view-${v}`, uid: crypto.randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }, data: { v: '0' } }));
+    }
+    const pages: Page[] = [];
+    for (let v = 0; v < LIVE_VIEWS; v++) {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/r/core/v1/configmaps?ns=view-${v}`);
+      await waitMark(page, 'periscope:first-rows', 60_000);
+      pages.push(page);
+    }
+    let stopped = false;
+    let seq = 0;
+    const loop = (async () => {
+      while (!stopped) {
+        const t0 = Date.now();
+        const jobs: Promise<unknown>[] = [];
+        // per 20 ms tick: one update for each view
+        for (let v = 0; v < LIVE_VIEWS; v++) {
+          const key = `/registry/core/configmaps/view-${v}/cm-${seq % perView}`;
+          jobs.push(
+            (async () => {
+              const cur = await server.store.get(key);
+              if (!cur.kv) return;
+              const obj = JSON.parse(new TextDecoder().decode(cur.kv.value));
+              obj.data = { v: String(seq) };
+              await server.store.update(key, encodeForStorage(obj), cur.kv.modRevision).catch(() => {});
+            })(),
+          );
+        }
+        seq++;
+        await Promise.all(jobs);
+        await new Promise((r) => setTimeout(r, Math.max(0, 1000 / VIEW_UPDATES_PER_SECOND - (Date.now() - t0))));
+      }
+    })();
+    await pages[0]!.waitForTimeout(500);
+    const upd = await longestTask(pages[LIVE_VIEWS - 1]!, UPDATE_WINDOW_MS);
+    stopped = true;
+    await loop;
+    const ceilingPage = await context.newPage();
+    await ceilingPage.goto(`${server.url}/_bench/static?n=${perView}&updates=${VIEW_UPDATES_PER_SECOND}`);
+    await waitMark(ceilingPage, 'periscope:first-rows', 60_000);
+    await ceilingPage.waitForTimeout(500);
+    const ceil = await longestTask(ceilingPage, UPDATE_WINDOW_MS);
+    return { live: upd.longest || upd.maxFrame, ceiling: ceil.longest || ceil.maxFrame, maxFrame: upd.maxFrame };
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
 function line(label: string, metric: string, live: number, ceiling: number): string {
   const ratio = ceiling > 0 ? (live / ceiling).toFixed(1) : '-';
   return `ui ${label} ${metric} ${Math.round(live)}ms (ceiling ${Math.round(ceiling)}ms, ratio ${ratio})`;
@@ -179,10 +295,13 @@ export async function benchUi(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
   });
   try {
-    for (const [label, n] of [
-      ['10k', 10_000],
-      ['100k', 100_000],
-    ] as const) {
+    const wanted = (process.env.BENCH_UI_SIZES ?? '10k,100k').split(',');
+    for (const [label, n] of (
+      [
+        ['10k', 10_000],
+        ['100k', 100_000],
+      ] as const
+    ).filter(([l]) => wanted.includes(l))) {
       const server = await startServer(
         { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist`, compactionIntervalMs: 0 },
         { log: () => {} },
@@ -197,10 +316,16 @@ export async function benchUi(): Promise<void> {
         console.log(line(label, 'all-rows', live.allRows, ceiling.allRows));
         console.log(line(label, 'scroll-frame-p95', live.scrollP95, ceiling.scrollP95));
         console.log(line(label, `longest-task@${UPDATES_PER_SECOND}upd/s`, live.longestTask, ceiling.longestTask) + ` max-frame ${Math.round(live.maxFrame)}ms vs ${Math.round(ceiling.maxFrame)}ms`);
+        const overview = await measureOverview(browser, server, n);
+        console.log(line(label, 'overview-load', overview.live, overview.ceiling) + ' (ceiling: its API requests, bare)');
+        const search = await measureSearch(browser, server, n);
+        console.log(line(label, 'search-latency', search.live, search.ceiling) + ' (ceiling: the paged metadata lists, bare)');
       } finally {
         await server.close();
       }
     }
+    const views = await measureLiveViews(browser);
+    console.log(line(`${LIVE_VIEWS}-views`, `longest-task@${VIEW_UPDATES_PER_SECOND}upd/s-each`, views.live, views.ceiling) + ` max-frame ${Math.round(views.maxFrame)}ms (goal < 50ms)`);
   } finally {
     await browser.close();
   }

@@ -100,6 +100,8 @@ test('creates an object from its schema template with a dry-run preview', async 
 test('server-side apply: a conflict lists the field and its owner, drop or force resolves it', async ({ page, request }) => {
   await post(request, depPath, deployment('applied', 2), '?fieldManager=deployer');
   await openEditor(page, `/r/apps/v1/deployments/${NS}/applied/edit`);
+  await expect(page.getByTestId('editor-view')).toHaveAttribute('data-mode', 'edit');
+  await page.getByTestId('edit-mode-apply').click();
   await expect(page.getByTestId('editor-view')).toHaveAttribute('data-mode', 'apply');
   const config = (replicas: number, label: string) =>
     stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'applied', namespace: NS, labels: { team: label } }, spec: { ...deployment('applied').spec, replicas } });

@@ -16,6 +16,11 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /**
+   * Watches over WebSocket (falling back to a streamed fetch when the upgrade fails): true in browsers,
+   * where HTTP/1.1 streams are limited to six per host. Needs a global WebSocket.
+   */
+  webSocketWatches?: boolean;
   /** Called for each Warning header text of every response. */
   onWarning?: (warning: string, request: { method: string; path: string }) => void;
 }
@@ -78,6 +83,12 @@ export class ApiClient {
 
   url(path: string, query?: Query): string {
     return this.baseUrl + withQuery(path, query);
+  }
+
+  /** The bearer token to send, if any. */
+  async bearerToken(): Promise<string | undefined> {
+    const t = this.options.token;
+    return (typeof t === 'function' ? await t() : t) || undefined;
   }
 
   private async headers(opts: RequestOptions, hasBody: boolean): Promise<Record<string, string>> {

@@ -6,6 +6,7 @@ import { acceptFor, type Representation } from './media.js';
 import { resourcePath, type ResourceRef } from './paths.js';
 import { decodeStream, decoderFor } from './stream-decoders.js';
 import type { KubeObject, WatchEvent } from './types.js';
+import { UpgradeFailed, openWebSocketWatch, watchProtocols, webSocketUrl } from './websocket-watch.js';
 
 export interface WatchOptions {
   representation?: Representation;
@@ -27,6 +28,17 @@ export interface WatchConnection {
   contentType: string;
   warnings: string[];
   events: AsyncGenerator<WatchEvent>;
+  /** How the events arrive; everything above the transport is the same. */
+  transport: 'websocket' | 'stream';
+}
+
+/** After an upgrade failed where a plain request worked, streams are used for a while before trying again. */
+const WEBSOCKET_RETRY_MS = 60_000;
+const webSocketBroken = new WeakMap<ApiClient, number>();
+
+function useWebSocket(client: ApiClient, opts: WatchOptions): boolean {
+  if (!client.options.webSocketWatches || typeof WebSocket === 'undefined' || opts.encoding === 'cbor') return false;
+  return (webSocketBroken.get(client) ?? 0) <= Date.now();
 }
 
 export const INITIAL_EVENTS_END = ['service.io/initial-events-end', 'k8s.io/initial-events-end'];
@@ -62,7 +74,22 @@ export async function openWatch(client: ApiClient, ref: ResourceRef, opts: Watch
     timeoutSeconds: opts.timeoutSeconds,
     includeObject: opts.representation === 'table' ? opts.includeObject : undefined,
   };
-  const res = await client.open('GET', resourcePath({ ...ref, name: undefined }), { accept: acceptHeader(opts), query, signal: opts.signal });
+  const path = resourcePath({ ...ref, name: undefined });
+  let upgradeFailed = false;
+  if (useWebSocket(client, opts)) {
+    const origin = typeof location !== 'undefined' ? location.href : undefined;
+    try {
+      const events = await openWebSocketWatch(webSocketUrl(client.url(path, query), origin), watchProtocols(acceptHeader(opts), await client.bearerToken()), opts.signal);
+      return { contentType: 'application/json', warnings: [], events, transport: 'websocket' };
+    } catch (e) {
+      if (!(e instanceof UpgradeFailed)) throw e;
+      // a browser learns no status from a refused upgrade: the streamed request below tells (401, 410…)
+      upgradeFailed = true;
+    }
+  }
+  const res = await client.open('GET', path, { accept: acceptHeader(opts), query, signal: opts.signal });
+  // the same request worked as a stream: WebSocket itself is what fails here (a proxy on the way)
+  if (upgradeFailed) webSocketBroken.set(client, Date.now() + WEBSOCKET_RETRY_MS);
   const contentType = res.headers.get('content-type') ?? '';
   if (!res.body) throw new NetworkError('watch response has no body');
   const body = res.body;
@@ -79,5 +106,5 @@ export async function openWatch(client: ApiClient, ref: ResourceRef, opts: Watch
       throw new NetworkError(`watch stream broke off: ${(e as Error)?.message ?? e}`, e);
     }
   }
-  return { contentType, warnings: [], events: events() };
+  return { contentType, warnings: [], events: events(), transport: 'stream' };
 }

@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
@@ -28,6 +29,7 @@ import { limitConnections, listenTracked } from './http/listen.js';
 import { InflightLimiter } from './http/inflight.js';
 import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, rawTarget } from './http/request-guard.js';
 import { requestDeadline } from './http/request-timeout.js';
+import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
@@ -140,6 +142,8 @@ export async function startServer(
     }
     const info = requestInfo(method, path, query);
     if (info.malformed) throw pathNotFound(path);
+    // upgrades serve watches only (upstream also serves exec/attach/port-forward this way; we have no pods running)
+    if (res instanceof WebSocketResponse && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
     // Watches are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
     const longRunning = info.verb === 'watch';
     if (!longRunning) res.once('close', inflight.acquire(method));
@@ -215,14 +219,23 @@ export async function startServer(
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
       });
-    traceRequest(req, res, rawTarget(req.url).path, () => handle(req, res)).catch((e) => {
-      if (!(e instanceof Error && 'status' in e) && flags.requestLog) log(`error: ${(e as Error)?.stack ?? e}`);
-      try {
-        writeError(req, res, e);
-      } catch {
-        res.destroy();
-      }
-    });
+    traceRequest(req, res, rawTarget(req.url).path, () => handle(req, res)).catch((e) => fail(req, res, e));
+  });
+  const fail = (req: IncomingMessage, res: ServerResponse, e: unknown) => {
+    if (!(e instanceof Error && 'status' in e) && flags.requestLog) log(`error: ${(e as Error)?.stack ?? e}`);
+    try {
+      writeError(req, res, e);
+    } catch {
+      res.destroy();
+    }
+  };
+  // watch over WebSocket: the same chain as every request (Host/Origin, authentication, the watch handler)
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isWebSocketUpgrade(req)) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: 'websocket' }));
+    readSubprotocols(req);
+    const res = new WebSocketResponse(req, socket, head) as unknown as ServerResponse;
+    handle(req, res).catch((e) => fail(req, res, e));
   });
   limitConnections(server, flags.requestTimeoutMs);
   const listening = await listenTracked(server, flags.port, flags.bindAddress);

@@ -5,6 +5,7 @@ import { authStore } from './auth.js';
 import { SignInPage, UserBadge } from './components/SignIn.js';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
+import { ContextPicker } from './components/ContextPicker.js';
 import { ManifestViewerContext } from './components/ManifestViewer.js';
 import { CreateView } from './editor/CreateView.js';
 import { MonacoManifestViewer } from './editor/MonacoManifestViewer.js';
@@ -18,6 +19,7 @@ import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useL
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
 import { ObjectView } from './views/ObjectView.js';
+import { SearchView } from './views/SearchView.js';
 import { StaticBench } from './views/StaticBench.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
@@ -34,8 +36,9 @@ const SHORTCUTS: [string, string][] = [
   ['/', 'filter the rows of the current list'],
   ['↑ ↓  j k', 'move through rows; PageUp/PageDown, Home/End'],
   ['Enter', 'open the selected row'],
-  ['1 … 6', 'object tabs: summary, YAML, JSON, events, managed fields, edit'],
+  ['1 … 8', 'object tabs: summary, YAML, JSON, events, managed fields, edit, history, related'],
   ['Esc', 'back from an object to its list'],
+  ['s', 'search every kind by name or label selector'],
   ['t', 'light / dark theme'],
   ['?', 'this help'],
 ];
@@ -73,12 +76,15 @@ export function App() {
       if (e.key === '/') {
         e.preventDefault();
         (filterRef.current ?? jumpRef.current)?.focus();
+      } else if (e.key === 's') {
+        e.preventDefault();
+        navigate(href('/search', { ns: namespace || undefined }));
       } else if (e.key === '?') setHelp((h) => !h);
       else if (e.key === 't') toggleTheme();
       else if (e.key === 'Escape') {
         if (help) setHelp(false);
         else if (route.name === 'object') navigate(href(listPath(route), { ns: namespace || undefined }));
-      } else if (route.name === 'object' && /^[1-7]$/.test(e.key)) {
+      } else if (route.name === 'object' && /^[1-9]$/.test(e.key)) {
         navigate(href(objectPath(route, route.namespace, route.objName, OBJECT_TABS[Number(e.key) - 1]), { ns: namespace || undefined }), { replace: true });
       }
     };
@@ -105,6 +111,7 @@ export function App() {
         <StudioPage kind={route.kind} />
       </Suspense>
     );
+  else if (route.name === 'search') main = <SearchView discovery={discovery.data} namespace={namespace} initial={query.get('q') ?? ''} />;
   else if (route.name === 'object')
     main = <ObjectView type={route} namespace={route.namespace} name={route.objName} tab={route.tab} discovery={discovery.data} listNamespace={namespace} />;
   else
@@ -125,7 +132,11 @@ export function App() {
         <Link href="/studio" className={`topbar-link${route.name === 'studio' ? ' active' : ''}`} data-testid="nav-studio" title="Author the server's configuration documents">
           Config studio
         </Link>
+        <Link href={href('/search', { ns: namespace || undefined })} className={`topbar-link${route.name === 'search' ? ' active' : ''}`} data-testid="nav-search" title="Search every kind by name or label (s)">
+          Search
+        </Link>
         <span className="spacer" />
+        <ContextPicker />
         <UserBadge />
         <ConnectionBadge />
         <button className="icon-btn" onClick={() => setHelp((h) => !h)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">

@@ -31,6 +31,8 @@ export const api = new ApiClient({
   baseUrl: '',
   token: () => authStore.token(),
   fetch: authFetch,
+  // watches over WebSocket: many live views at once (six HTTP/1.1 streams per host otherwise)
+  webSocketWatches: typeof WebSocket !== 'undefined',
   onWarning: (text, req) => {
     warnings = [...warnings.slice(-4), { id: nextId++, text, method: req.method, path: req.path, at: Date.now() }];
     for (const l of listeners) l();

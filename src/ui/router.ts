@@ -1,15 +1,16 @@
 // A tiny router over the History API: every view has a URL (deep links, back/forward).
 //   /                                              home
 //   /r/<group|core>/<version>/<resource>           a collection  (?ns= &l= label selector &q= filter &sort= &wide &meta &all)
-//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit)
+//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|history|related)
 //   /r/<group|core>/<version>/<resource>/_new      a new object of that type (?ns= its namespace)
 //   /_bench/static                                 the static-render ceiling page used by the UI benchmark
 //   /studio, /studio/<Kind>                        the config studio (configuration documents of the server)
+//   /search                                        global search (?q= a name fragment or a label selector)
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
 import { createElement, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
-export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access';
-export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access'];
+export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access' | 'history' | 'related';
+export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access', 'history', 'related'];
 
 export interface TypeRef {
   group: string;
@@ -24,6 +25,7 @@ export type Route =
   | ({ name: 'new' } & TypeRef)
   | { name: 'bench-static' }
   | { name: 'studio'; kind?: string }
+  | { name: 'search' }
   | { name: 'not-found'; path: string };
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -34,6 +36,7 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 0) return { name: 'home' };
   if (parts[0] === '_bench' && parts[1] === 'static') return { name: 'bench-static' };
   if (parts[0] === 'studio' && parts.length <= 2) return { name: 'studio', kind: parts[1] };
+  if (parts[0] === 'search' && parts.length === 1) return { name: 'search' };
   if (parts[0] === 'r' && parts.length >= 4) {
     const t: TypeRef = { group: parts[1] === 'core' ? '' : parts[1]!, version: parts[2]!, resource: parts[3]! };
     if (parts.length === 4) return { name: 'list', ...t };

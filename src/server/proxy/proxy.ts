@@ -10,12 +10,15 @@ import { createStaticHandler } from '../http/static.js';
 import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, parsePatternList, rawTarget } from '../http/request-guard.js';
 import { limitConnections } from '../http/listen.js';
 import type { StatusError } from '../../api/status.js';
-import { loadKubeconfig, type ClusterCredentials } from './kubeconfig.js';
+import type { Duplex } from 'node:stream';
+import { KubeconfigError, loadKubeconfig, type ClusterCredentials } from './kubeconfig.js';
+import { kubeconfigContexts } from './contexts.js';
+import { forwardUpgrade, refuseUpgrade } from './upgrade.js';
 
 export interface ProxyServer {
   readonly url: string;
   readonly port: number;
-  /** The cluster URL requests go to. */
+  /** The cluster URL requests go to (of the context in use: it can be switched while running). */
   readonly target: string;
   readonly context: string;
   close(): Promise<void>;
@@ -52,14 +55,21 @@ function statusBody(code: number, reason: string, message: string): string {
   return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 }
 
-export async function startProxyServer(partial: Partial<ServerFlags>, opts: { log?: (line: string) => void } = {}): Promise<ProxyServer> {
-  const flags: ServerFlags = { ...defaultFlags(), ...partial };
-  if (!flags.kubeconfig) throw new Error('proxy mode needs --kubeconfig');
-  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'));
-  const creds: ClusterCredentials = loadKubeconfig(flags.kubeconfig, flags.context);
+/** Where the explorer reads and switches the kubeconfig context (proxy mode only). */
+export const CONTEXTS_PATH = '/periscope/contexts';
+
+interface Cluster {
+  creds: ClusterCredentials;
+  target: URL;
+  secure: boolean;
+  prefix: string;
+  agent: HttpAgent | HttpsAgent;
+  authorization?: string;
+}
+
+function connectTo(creds: ClusterCredentials): Cluster {
   const target = new URL(creds.server);
   const secure = target.protocol === 'https:';
-  const prefix = target.pathname.replace(/\/+$/, '');
   const agent = secure
     ? new HttpsAgent({
         keepAlive: true,
@@ -75,9 +85,41 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     : creds.username !== undefined
       ? `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}`
       : undefined;
+  return { creds, target, secure, prefix: target.pathname.replace(/\/+$/, ''), agent, authorization };
+}
+
+class BodyTooLarge extends Error {}
+
+function readSmallBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      // past the bound the rest is read and dropped, so the answer (413) still reaches the client
+      if (size > max) reject(new BodyTooLarge(`the body is larger than ${max} bytes`));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startProxyServer(partial: Partial<ServerFlags>, opts: { log?: (line: string) => void } = {}): Promise<ProxyServer> {
+  const flags: ServerFlags = { ...defaultFlags(), ...partial };
+  if (!flags.kubeconfig) throw new Error('proxy mode needs --kubeconfig');
+  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'));
+  const kubeconfig = flags.kubeconfig;
+  // the context in use: every context of the kubeconfig can be switched to without a restart
+  let cluster = connectTo(loadKubeconfig(kubeconfig, flags.context));
+  /** Forwarded requests and joined sockets in flight: a context switch ends them (they belong to the old cluster). */
+  const inFlight = new Set<{ destroy(): void }>();
   const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const { creds, target, secure, prefix, agent, authorization } = cluster;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     const headers: OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROP_REQUEST.has(k)) headers[k] = v;
     if (authorization) headers['authorization'] = authorization;
@@ -146,6 +188,7 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
       if (isForwarded(path) && (filter.paths.some((p) => p.test(path) || p.test(decoded)) || filter.methods.some((m) => m.test(req.method ?? ''))))
         return refuse(res, forbiddenProxyPath(req.method ?? '', path));
     }
+    if (path === CONTEXTS_PATH) return void serveContexts(req, res);
     if (isForwarded(path)) return forward(req, res);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -156,6 +199,61 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   });
+  // WebSocket watches: the same filters, then passed through with the kubeconfig's credentials
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { path } = rawTarget(req.url);
+    if (filter) {
+      if (!hostAccepted(req.headers.host, filter.hosts)) return refuseUpgrade(socket, 403, JSON.stringify(forbiddenHost(req.headers.host).status));
+      const crossSite = crossSiteReason(req, 'http');
+      if (crossSite) return refuseUpgrade(socket, 403, JSON.stringify(forbiddenCrossSite(crossSite).status));
+      const decoded = decodePath(path);
+      if (filter.paths.some((p) => p.test(path) || p.test(decoded)) || filter.methods.some((m) => m.test(req.method ?? '')))
+        return refuseUpgrade(socket, 403, JSON.stringify(forbiddenProxyPath(req.method ?? '', path).status));
+    }
+    if (!isForwarded(path)) return refuseUpgrade(socket, 404, statusBody(404, 'NotFound', 'the server could not find the requested resource'));
+    const { creds, target, secure, prefix, agent, authorization } = cluster;
+    inFlight.add(socket);
+    socket.once('close', () => inFlight.delete(socket));
+    forwardUpgrade(req, socket, head, { target, prefix, agent, authorization, servername: secure ? (creds.tlsServerName ?? (/^[\d.]+$|:/.test(target.hostname) ? undefined : target.hostname)) : undefined });
+  });
+  /** GET: the kubeconfig's contexts and the one in use; POST {"context": name}: switch to another. */
+  const serveContexts = async (req: IncomingMessage, res: ServerResponse) => {
+    const json = (code: number, body: unknown) => {
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+      res.end(JSON.stringify(body));
+    };
+    const list = () => ({ current: cluster.creds.context, server: cluster.creds.server, contexts: kubeconfigContexts(kubeconfig) });
+    try {
+      if (req.method === 'GET') return json(200, list());
+      if (req.method !== 'POST') return json(405, JSON.parse(statusBody(405, 'MethodNotAllowed', 'GET or POST')));
+      const body = await readSmallBody(req, 4096);
+      let name: unknown;
+      try {
+        name = (JSON.parse(body) as { context?: unknown })?.context;
+      } catch {
+        name = undefined;
+      }
+      if (typeof name !== 'string' || !name) return json(400, JSON.parse(statusBody(400, 'BadRequest', 'the body must be {"context": "<name>"}')));
+      let next: Cluster;
+      try {
+        next = connectTo(loadKubeconfig(kubeconfig, name));
+      } catch (e) {
+        if (e instanceof KubeconfigError) return json(400, JSON.parse(statusBody(400, 'BadRequest', e.message)));
+        throw e;
+      }
+      const old = cluster;
+      cluster = next;
+      // watches and sockets of the old context end: clients list again, from the new cluster
+      for (const r of [...inFlight]) r.destroy();
+      inFlight.clear();
+      old.agent.destroy();
+      log(`proxy: switched to context ${name} (${next.creds.server})`);
+      return json(200, list());
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return json(413, JSON.parse(statusBody(413, 'RequestEntityTooLarge', e.message)));
+      if (!res.headersSent) json(500, JSON.parse(statusBody(500, 'InternalError', (e as Error).message)));
+    }
+  };
   limitConnections(server, 0); // watches stream through: no request deadline here, the cluster has its own
   const listening = await listenTracked(server, flags.port, flags.bindAddress);
   const { port, host } = listening;
@@ -163,10 +261,14 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
   return {
     url: `http://${host}:${port}`,
     port,
-    target: creds.server,
-    context: creds.context,
+    get target() {
+      return cluster.creds.server;
+    },
+    get context() {
+      return cluster.creds.context;
+    },
     close() {
-      closed ??= listening.close().then(() => agent.destroy());
+      closed ??= listening.close().then(() => cluster.agent.destroy());
       return closed;
     },
   };

@@ -1,5 +1,6 @@
-// Editing one object in Monaco, in five modes that each send a real request: server-side apply,
-// merge patch, JSON patch, strategic merge patch, replace. Every save is a dry run first.
+// Editing one object in Monaco. By default like `kubectl edit`: the live object, saved as a patch of
+// the user's changes with a resourceVersion precondition. Explicit modes send server-side apply, merge
+// patch, JSON patch, strategic merge patch or replace. Every save is a dry run first.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiVersionOf, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
 import { api } from '../api.js';
@@ -13,16 +14,17 @@ import { useIsCustomResource, useKindSchema } from './kind-schema.js';
 import { markersFor } from './locate.js';
 import { attachJsonSchema, managerColours, useOwnersOverlay, type MountedEditor } from './overlays.js';
 import { ReviewDialog } from './ReviewDialog.js';
-import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation } from './requests.js';
+import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, editPatchMode, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation, type PatchMode } from './requests.js';
 import { FieldValidationSelect } from './FieldValidationSelect.js';
 import { useWriteFlow, type Failure, type WriteContext } from './write-flow.js';
 import { useAccess } from '../data/permissions.js';
 
 type ApplyScope = 'object' | 'owned';
 
-const MODES: EditMode[] = ['apply', 'merge', 'json', 'strategic', 'replace'];
+const MODES: EditMode[] = ['edit', 'apply', 'merge', 'json', 'strategic', 'replace'];
 
 const MODE_HINT: Record<EditMode, string> = {
+  edit: 'Edit the object as kubectl edit does: your changes are saved as a patch against the version you started from (strategic merge for built-in kinds, JSON merge for custom resources), refused if someone changed the object since.',
   apply: `Server-side apply as "${FIELD_MANAGER}": the YAML is your configuration; fields set to values another manager owns conflict unless forced.`,
   merge: 'Edit the object: the JSON merge patch from your changes is computed on the right and sent (lists are replaced whole).',
   json: 'Edit the object: RFC 6902 operations are generated on the right, with test ops guarding the old values; the ops are editable.',
@@ -68,11 +70,11 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const verbOf = (m: EditMode) => (m === 'replace' ? 'update' : 'patch');
   const lacks = (m: EditMode) => access.can(verbOf(m), { name: object.metadata?.name }) === false;
 
-  const [mode, setMode] = useState<EditMode>('apply');
+  const [mode, setMode] = useState<EditMode>('edit');
   const [scope, setScope] = useState<ApplyScope>('object');
   const [format, setFormat] = useState<TextFormat>('yaml');
   const [base, setBase] = useState<KubeObject>(object);
-  const [text, setText] = useState(() => printObject(initialFor('apply', object, 'object'), 'yaml'));
+  const [text, setText] = useState(() => printObject(initialFor('edit', object, 'object'), 'yaml'));
   const [patchDraft, setPatchDraft] = useState<string>();
   const [fieldValidation, setFieldValidation] = useState<FieldValidation>('Strict');
   const [force, setForce] = useState(false);
@@ -94,18 +96,20 @@ export function EditorView({ info, object: live, discovery }: Props) {
     }
   }, [text, format]);
 
+  // the patch type sent: the edit mode's own, or the one Edit picks for the kind
+  const sentPatch: PatchMode | undefined = mode === 'edit' ? (isCustom === undefined ? undefined : editPatchMode(isCustom)) : mode === 'merge' || mode === 'json' || mode === 'strategic' ? mode : undefined;
   const patchMode = mode === 'merge' || mode === 'json' || mode === 'strategic';
   const computed = useMemo(() => {
-    if (!patchMode || parsed.value === undefined) return undefined;
+    if (!sentPatch || parsed.value === undefined) return undefined;
     try {
-      const p = computePatch(mode, initialFor(mode, base, scope) as KubeObject, parsed.value, { guardResourceVersion: guardRv, schema: schema?.patchSchema });
+      const p = computePatch(sentPatch, initialFor(mode, base, scope) as KubeObject, parsed.value, { guardResourceVersion: mode === 'edit' || guardRv, schema: schema?.patchSchema });
       return JSON.stringify(p, null, 2);
     } catch (e) {
       return `// ${(e as Error).message}`;
     }
-  }, [patchMode, mode, parsed.value, base, scope, guardRv, schema]);
-  const patchText = patchDraft ?? computed ?? '';
-  const emptyPatch = patchMode && /^(\{\}|\[\])$/.test(patchText.replace(/\s/g, ''));
+  }, [sentPatch, mode, parsed.value, base, scope, guardRv, schema]);
+  const patchText = (patchMode ? patchDraft : undefined) ?? computed ?? '';
+  const emptyPatch = !!sentPatch && /^(\{\}|\[\])$/.test(patchText.replace(/\s/g, ''));
 
   const loadTheirs = useCallback(async (reason: string) => {
     const theirs = await api.get<KubeObject>(ref);
@@ -163,7 +167,9 @@ export function EditorView({ info, object: live, discovery }: Props) {
       body = patchText;
       ctx = { text: t, patchText: body };
     }
-    void flow.dryRun(buildWrite(mode, ref, body, { fieldValidation, force: over.force ?? force }), ctx);
+    const kind = mode === 'edit' ? sentPatch : mode;
+    if (!kind) return;
+    void flow.dryRun(buildWrite(kind, ref, body, { fieldValidation, force: over.force ?? force }), ctx);
   };
 
   const resetTo = (m: EditMode, sc: ApplyScope, f: TextFormat, carry: boolean) => {
@@ -246,7 +252,8 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const parseMarkers: EditorMarker[] = parsed.error?.line ? [{ line: parsed.error.line, column: parsed.error.column, message: parsed.error.message, severity: 'error', source: 'parse' }] : [];
   const bufferMarkers = useMemo(() => [...parseMarkers, ...flow.markers], [parsed.error, flow.markers]); // eslint-disable-line react-hooks/exhaustive-deps
   const strategicBlocked = isCustom !== false;
-  const reviewBlocked = !!parsed.error || flow.busy || (patchMode && (emptyPatch || patchText.startsWith('//'))) || (mode === 'strategic' && strategicBlocked);
+  const reviewBlocked =
+    !!parsed.error || flow.busy || (!!sentPatch && (emptyPatch || patchText.startsWith('//'))) || (mode === 'strategic' && strategicBlocked) || (mode === 'edit' && !sentPatch);
   const colours = useMemo(() => managerColours(base.metadata?.managedFields), [base.metadata?.managedFields]);
   const reviewShown = useMemo(() => flow.review && { ...flow.review, result: flow.review.result && typed(flow.review.result) }, [flow.review, typed]);
 
@@ -299,7 +306,7 @@ export function EditorView({ info, object: live, discovery }: Props) {
             </label>
           </>
         )}
-        {(mode === 'merge' || mode === 'strategic' || mode === 'json') && (
+        {patchMode && (
           <label className="check" title="Make the patch fail if the object changed since you loaded it">
             <input type="checkbox" data-testid="guard-rv" checked={guardRv} onChange={(e) => setGuardRv(e.target.checked)} /> lock on resourceVersion
           </label>
@@ -317,6 +324,12 @@ export function EditorView({ info, object: live, discovery }: Props) {
       </div>
       <div className="muted small mode-hint">
         {MODE_HINT[mode]} Base: resourceVersion <span className="mono" data-testid="edit-base-rv">{base.metadata?.resourceVersion}</span>.
+        {mode === 'edit' && (
+          <span data-testid="edit-status">
+            {' '}
+            {!sentPatch ? 'Checking the type…' : emptyPatch ? 'No changes yet.' : `Changes found: a ${sentPatch === 'strategic' ? 'strategic merge' : 'JSON merge'} patch will be sent.`}
+          </span>
+        )}
       </div>
 
       {object.metadata?.deletionTimestamp && (

@@ -30,7 +30,19 @@ export function ReviewDialog({ review, current, format, busy, onConfirm, onClose
   const unchanged = original === modified;
   const q = new URLSearchParams(Object.entries(review.request.query).filter(([, v]) => v !== undefined && v !== null && v !== '') as [string, string][]);
   return (
-    <div className="overlay" role="dialog" aria-label="Dry-run preview" onClick={onClose}>
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Dry-run preview"
+      onClick={onClose}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !busy) {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
       <div className="dialog wide review" data-testid="review-dialog" onClick={(e) => e.stopPropagation()}>
         <div className="dialog-head">
           <h3>Dry run: what the server would store</h3>
@@ -46,6 +58,14 @@ export function ReviewDialog({ review, current, format, busy, onConfirm, onClose
           </label>
         </div>
         <MonacoDiff original={original} modified={modified} language={format} testId="review-diff" className="review-diff" />
+        {review.request.method === 'PATCH' && !review.request.contentType.startsWith('application/apply-patch') && (
+          <details className="review-patch">
+            <summary>The patch sent</summary>
+            <pre className="mono small" data-testid="review-patch">
+              {review.request.body}
+            </pre>
+          </details>
+        )}
         {unchanged && current && (
           <div className="banner" data-testid="review-unchanged">
             The server would store no change{showNoise ? '' : ' (apart from server-managed fields)'}.
@@ -64,7 +84,8 @@ export function ReviewDialog({ review, current, format, busy, onConfirm, onClose
           </div>
         )}
         <div className="dialog-actions">
-          <button className="btn" onClick={onClose} disabled={busy}>
+          {/* focus moves into the dialog: Tab reaches Confirm, Escape goes back */}
+          <button className="btn" onClick={onClose} disabled={busy} autoFocus>
             Back to editing
           </button>
           <button className="btn primary" data-testid="confirm-button" onClick={onConfirm} disabled={busy}>

@@ -6,12 +6,15 @@ import { createMergePatch, jsonPatchOps, strategicMergePatch, type JsonPatchOp, 
 import { isObject } from './documents.js';
 import { fieldsInDecodingMessage, type FieldMessage } from './locate.js';
 
-export type EditMode = 'apply' | 'merge' | 'json' | 'strategic' | 'replace';
+export type EditMode = 'edit' | 'apply' | 'merge' | 'json' | 'strategic' | 'replace';
+/** The modes that send a patch document computed from the edit. */
+export type PatchMode = 'merge' | 'json' | 'strategic';
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export const FIELD_MANAGER = 'periscope';
 
 export const MODE_LABEL: Record<EditMode, string> = {
+  edit: 'Edit',
   apply: 'Apply (server-side)',
   merge: 'Merge patch',
   json: 'JSON patch',
@@ -19,7 +22,7 @@ export const MODE_LABEL: Record<EditMode, string> = {
   replace: 'Replace (PUT)',
 };
 
-export const CONTENT_TYPE: Record<Exclude<EditMode, 'replace'>, string> = {
+export const CONTENT_TYPE: Record<Exclude<EditMode, 'replace' | 'edit'>, string> = {
   apply: 'application/apply-patch+yaml',
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',
@@ -54,8 +57,18 @@ export function computePatch(mode: 'merge' | 'json' | 'strategic', before: KubeO
   return patch;
 }
 
+/**
+ * The patch the default Edit mode sends, as `kubectl edit` does: the user's changes against the
+ * version they started from, as a strategic merge patch for built-in kinds and a JSON merge patch for
+ * custom resources (which take no strategic patches, upstream answers 415), always with that version's
+ * resourceVersion as a precondition so a concurrent change is a 409 to rebase on, never overwritten.
+ */
+export function editPatchMode(isCustom: boolean | undefined): 'merge' | 'strategic' {
+  return isCustom === false ? 'strategic' : 'merge';
+}
+
 export function buildWrite(
-  kind: 'create' | EditMode,
+  kind: 'create' | Exclude<EditMode, 'edit'>,
   ref: ResourceRef,
   body: string,
   settings: WriteSettings,

@@ -38,6 +38,22 @@ export interface MonacoEditorProps {
 
 let modelCounter = 0;
 
+/** The one span in which two texts differ: offsets into the old text and the new one. */
+export function changedSpan(from: string, to: string): { start: number; oldEnd: number; newEnd: number } {
+  let start = 0;
+  const max = Math.min(from.length, to.length);
+  while (start < max && from.charCodeAt(start) === to.charCodeAt(start)) start++;
+  let oldEnd = from.length;
+  let newEnd = to.length;
+  while (oldEnd > start && newEnd > start && from.charCodeAt(oldEnd - 1) === to.charCodeAt(newEnd - 1)) {
+    oldEnd--;
+    newEnd--;
+  }
+  // never split a surrogate pair
+  if (start > 0 && /[\uD800-\uDBFF]/.test(from[start - 1]!)) start--;
+  return { start, oldEnd: Math.max(oldEnd, start), newEnd: Math.max(newEnd, start) };
+}
+
 const SEVERITY = { error: 8, warning: 4, info: 2 } as const; // monaco.MarkerSeverity values
 
 function toMarkerData(model: Monaco.editor.ITextModel, m: EditorMarker): Monaco.editor.IMarkerData {
@@ -62,6 +78,10 @@ export function MonacoEditor(props: MonacoEditorProps) {
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor>(undefined);
   const modelRef = useRef<Monaco.editor.ITextModel>(undefined);
   const applying = useRef(false);
+  // Texts this editor reported through onChange since React last caught up with the model. A render
+  // carrying one of them is an echo of the user's own typing (maybe an older keystroke than the
+  // model holds now), never an outside change: writing it back would undo keys and move the cursor.
+  const emitted = useRef(new Set<string>());
   const latest = useRef(props);
   latest.current = props;
   const [name] = useState(() => `m${++modelCounter}-${(props.fileName ?? 'document').replace(/\.(ya?ml|json)$/, '').replace(/[^\w.-]/g, '_')}`);
@@ -86,7 +106,10 @@ export function MonacoEditor(props: MonacoEditorProps) {
     modelRef.current = model;
     editorRef.current = editor;
     const sub = model.onDidChangeContent(() => {
-      if (!applying.current) latest.current.onChange?.(model.getValue());
+      if (applying.current) return;
+      const text = model.getValue();
+      emitted.current.add(text);
+      latest.current.onChange?.(text);
     });
     latest.current.onMount?.(editor, api);
     return () => {
@@ -105,16 +128,31 @@ export function MonacoEditor(props: MonacoEditorProps) {
     return bindModelToSchema(schemaUri, `**/${name}.${ext}`);
   }, [schemaUri, name, ext]);
 
-  // Outside changes (form edits, templates) replace the text as one undoable edit.
+  // Outside changes (form edits, templates) are applied as one undoable edit of only the span that
+  // differs, so the cursor and scroll position stay where the user left them.
   useEffect(() => {
     const model = modelRef.current;
-    if (!model || model.getValue() === value) return;
+    if (!model) return;
+    const current = model.getValue();
+    if (current === value) {
+      emitted.current.clear();
+      return;
+    }
+    if (emitted.current.has(value)) return; // a late echo of our own onChange
+    emitted.current.clear();
     applying.current = true;
     try {
       if (editorRef.current?.getOption(api!.editor.EditorOption.readOnly)) model.setValue(value);
       else {
+        const span = changedSpan(current, value);
+        const start = model.getPositionAt(span.start);
+        const end = model.getPositionAt(span.oldEnd);
         editorRef.current?.pushUndoStop();
-        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+        model.pushEditOperations(
+          editorRef.current?.getSelections() ?? [],
+          [{ range: new api!.Range(start.lineNumber, start.column, end.lineNumber, end.column), text: value.slice(span.start, span.newEnd) }],
+          () => null,
+        );
         editorRef.current?.pushUndoStop();
       }
     } finally {

@@ -5,7 +5,7 @@ import { api } from '../api.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
 import { Link, href, listPath } from '../router.js';
-import { RecentWarnings } from './WorkloadPanels.js';
+import { Overview } from './Overview.js';
 
 interface VersionInfo {
   gitVersion?: string;
@@ -25,7 +25,7 @@ export function Home({ discovery, namespace }: { discovery: Discovery | undefine
         </p>
         {version.isError && <ErrorState error={version.error} compact />}
       </section>
-      {discovery?.resources.some((r) => r.group === '' && r.resource === 'events') && <RecentWarnings namespace={namespace} />}
+      <Overview discovery={discovery} namespace={namespace} />
       {common.length > 0 && (
         <section className="panel">
           <h2>Workloads and services</h2>

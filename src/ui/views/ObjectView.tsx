@@ -12,6 +12,9 @@ import { useAccess, type Access } from '../data/permissions.js';
 import { AccessPanel } from './AccessPanel.js';
 import { ageOf, useNow } from '../lib/age.js';
 import { AtRestHint } from './AtRestHint.js';
+import { Relationships } from './Relationships.js';
+import { Timeline } from './Timeline.js';
+import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 import { isWorkload, podState, WorkloadPanel } from './WorkloadPanels.js';
@@ -25,7 +28,7 @@ interface Props {
   listNamespace: string;
 }
 
-const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access' };
+const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related' };
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
   const info = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
@@ -67,6 +70,14 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
+  else if (tab === 'history')
+    body = (
+      <>
+        {info?.kind === 'Namespace' && !info.group && discovery && <NamespaceChanges namespace={name} discovery={discovery} />}
+        <Timeline objectRef={objectRef} object={object} />
+      </>
+    );
+  else if (tab === 'related') body = info && discovery ? <Relationships info={info} object={object} discovery={discovery} listNamespace={listNamespace} /> : <LoadingState label="Discovering API types…" />;
   else body = <Summary object={object} objectRef={objectRef} discovery={discovery} eventsCount={events.items.length} eventsHref={tabHref('events')} listNamespace={listNamespace} access={access} />;
 
   return (
