@@ -81,6 +81,12 @@ describe('ResourceQuota admission', () => {
     }
   });
 
+  it('refuses a quota whose hard amount is not a quantity (a decode error upstream: 400)', async () => {
+    const r = await c.post(`${NS}/resourcequotas`, quota('bad', { pods: 'lots' }));
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('quantities must match the regular expression');
+  });
+
   it('scoped quotas only track the pods in their scope', async () => {
     const { api, c } = await fresh();
     try {
