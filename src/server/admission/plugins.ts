@@ -11,6 +11,8 @@ import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionPlugin } from '../http/admission.js';
 import { namespaceLifecycle } from '../http/namespace-lifecycle.js';
 import type { AdmissionAuthorizer } from './cel.js';
+import { limitRanger } from './limit-ranger.js';
+import { resourceQuota } from './resource-quota.js';
 import { alwaysPullImages, defaultTolerationSeconds, serviceAccount } from './pod-plugins.js';
 import { validatingAdmissionPolicyPlugin } from './policy.js';
 import { mutatingWebhookPlugin, validatingWebhookPlugin } from './webhooks.js';
@@ -36,23 +38,27 @@ const webhookKubeConfig = (s: AdmissionSetup, c: Record<string, unknown> | undef
 /** The plugins this server implements, keyed by upstream name. */
 const IMPLEMENTED: Partial<Record<AdmissionPluginName, Factory>> = {
   NamespaceLifecycle: (s) => namespaceLifecycle(s),
+  LimitRanger: (s) => limitRanger(s),
   ServiceAccount: () => serviceAccount(),
   AlwaysPullImages: () => alwaysPullImages(),
   DefaultTolerationSeconds: () => defaultTolerationSeconds(),
   MutatingAdmissionWebhook: (s, c) => mutatingWebhookPlugin({ store: s.store, authorizer: s.authorizer, kubeConfigFile: webhookKubeConfig(s, c, s.configDir) }),
   ValidatingAdmissionPolicy: (s) => validatingAdmissionPolicyPlugin(s),
   ValidatingAdmissionWebhook: (s, c) => validatingWebhookPlugin({ store: s.store, authorizer: s.authorizer, kubeConfigFile: webhookKubeConfig(s, c, s.configDir) }),
+  ResourceQuota: (s) => resourceQuota(s),
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit' }),
 };
 
 /** Upstream's default-enabled plugins, as far as this server implements them (AlwaysPullImages is off by default). */
 export const DEFAULT_ENABLED: readonly AdmissionPluginName[] = [
   'NamespaceLifecycle',
+  'LimitRanger',
   'ServiceAccount',
   'DefaultTolerationSeconds',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
 ];
 
 export class AdmissionSetupError extends Error {}

@@ -18,6 +18,7 @@ import { DaemonSetController } from './daemonset-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
 import { EndpointsController, EndpointSliceController } from './endpoints-controller.js';
 import { HpaController } from './hpa-controller.js';
+import { ResourceQuotaController } from './resourcequota-controller.js';
 
 export interface ClusterOptions {
   /** --controllers, as kube-controller-manager spells it: '*', 'foo', '-foo'; empty = none. */
@@ -45,6 +46,7 @@ export const CONTROLLER_ALIASES: Record<string, string> = {
   namespace: 'namespace-controller',
   disruption: 'disruption-controller',
   'ttl-after-finished': 'ttl-after-finished-controller',
+  resourcequota: 'resourcequota-controller',
 };
 
 export const KNOWN_CONTROLLERS = new Set(Object.values(CONTROLLER_ALIASES));
@@ -96,6 +98,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('replicationcontroller-controller'))
     controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
   if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }));
+  if (on('resourcequota-controller')) controllers.push(new ResourceQuotaController(ctx, deps.store, deps.types));
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0) {
     const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);
