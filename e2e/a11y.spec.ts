@@ -75,9 +75,9 @@ test('keyboard only: search, open an object, switch tabs, back to the list', asy
   await expect(page.getByTestId('search-hit').first()).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('object-title')).toContainText('seen');
-  await page.keyboard.press('7');
-  await expect(page).toHaveURL(/\/history/);
   await page.keyboard.press('8');
+  await expect(page).toHaveURL(/\/history/);
+  await page.keyboard.press('9');
   await expect(page).toHaveURL(/\/related/);
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/\/r\/core\/v1\/configmaps(\?|$)/);

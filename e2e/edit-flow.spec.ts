@@ -1,7 +1,7 @@
 // The default edit flow (like kubectl edit: a patch of the user's changes, no field-manager
 // knowledge needed) and typing at human speed into every YAML editor: create, edit, config studio.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createNamespace } from './helpers.js';
+import { createNamespace, settledDeployment } from './helpers.js';
 
 const NS = 'edit-flow-e2e';
 const cmPath = `/api/v1/namespaces/${NS}/configmaps`;
@@ -44,7 +44,13 @@ async function monacoReady(page: Page, testId: string): Promise<void> {
 /** Selects a value at the end of its line (a double-click, extended to the line's end) and types a replacement at a human pace (120 ms per key). */
 async function retypeWord(page: Page, testId: string, word: string, replacement: string): Promise<void> {
   await monacoReady(page, testId);
-  await page.getByTestId(testId).locator('.view-lines span', { hasText: new RegExp(`^${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first().dblclick();
+  const target = page.getByTestId(testId).locator('.view-lines span', { hasText: new RegExp(`^${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+  // Monaco renders only the lines in view: scroll down until the word's line is rendered
+  for (let i = 0; i < 20 && (await target.count()) === 0; i++) {
+    await page.getByTestId(testId).locator('.view-lines').hover();
+    await page.mouse.wheel(0, 120);
+  }
+  await target.dblclick();
   await page.keyboard.press('End');
   for (let i = 0; i < word.length; i++) await page.keyboard.press('Shift+ArrowLeft');
   await page.keyboard.type(replacement, { delay: 120 });
@@ -152,6 +158,7 @@ test('a deployment edit merges containers by name (strategic) without any field-
     },
     'deployer',
   );
+  await settledDeployment(request, `${depPath}/dep`);
   await page.goto(`/r/apps/v1/deployments/${NS}/dep/edit`);
   await retypeWord(page, 'edit-buffer', 'nginx:1', 'nginx:2');
   await page.getByTestId('review-button').click();

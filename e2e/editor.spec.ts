@@ -3,7 +3,7 @@
 // deletion with a finalizer.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { stringify } from 'yaml';
-import { createNamespace, shot } from './helpers.js';
+import { createNamespace, settledDeployment, shot } from './helpers.js';
 
 const NS = 'edit-e2e';
 
@@ -20,16 +20,6 @@ async function post(request: APIRequestContext, path: string, body: unknown, que
 async function get(request: APIRequestContext, path: string): Promise<any> {
   const r = await request.get(path);
   return r.status() === 200 ? r.json() : undefined;
-}
-
-/** The server runs controllers: a new Deployment's status moves until its pods are available. */
-async function settled(request: APIRequestContext, path: string): Promise<void> {
-  await expect
-    .poll(async () => {
-      const d = await get(request, path);
-      return d && d.status?.observedGeneration === d.metadata.generation && d.status?.availableReplicas === d.spec.replicas;
-    }, { timeout: 20_000 })
-    .toBe(true);
 }
 
 const cmPath = `/api/v1/namespaces/${NS}/configmaps`;
@@ -196,7 +186,7 @@ test('JSON patch: generated ops carry test guards and can be edited by hand', as
 
 test('strategic merge patch merges containers by name; custom resources cannot use it', async ({ page, request }) => {
   await post(request, depPath, deployment('strategic'));
-  await settled(request, `${depPath}/strategic`);
+  await settledDeployment(request, `${depPath}/strategic`);
   await openEditor(page, `/r/apps/v1/deployments/${NS}/strategic/edit`);
   await page.getByTestId('edit-mode-strategic').click();
   const cur = await get(request, `${depPath}/strategic`);
@@ -245,7 +235,7 @@ test('replace: a concurrent change shows live, the 409 opens a three-way view, r
 
 test('strict field validation marks the unknown field; Warn lists the warning', async ({ page, request }) => {
   await post(request, depPath, deployment('validated'));
-  await settled(request, `${depPath}/validated`);
+  await settledDeployment(request, `${depPath}/validated`);
   await openEditor(page, `/r/apps/v1/deployments/${NS}/validated/edit`);
   await page.getByTestId('edit-mode-merge').click();
   const cur = await get(request, `${depPath}/validated`);

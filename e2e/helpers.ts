@@ -1,5 +1,5 @@
 // Helpers for the e2e tests: objects created through the API of the server Playwright started.
-import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export async function createNamespace(request: APIRequestContext, name: string): Promise<void> {
   const r = await request.post('/api/v1/namespaces', { data: { metadata: { name } } });
@@ -31,4 +31,18 @@ export async function shot(page: Page, name: string): Promise<void> {
 /** Scrolls the collection table's body by a number of pixels. */
 export async function scrollTable(page: Page, dy: number): Promise<void> {
   await page.locator('.vbody').evaluate((el, d) => el.scrollBy(0, d), dy);
+}
+
+/** The e2e server runs controllers: a new Deployment's status moves until its pods are available. */
+export async function settledDeployment(request: APIRequestContext, path: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const r = await request.get(path);
+        const d = r.status() === 200 ? await r.json() : undefined;
+        return d !== undefined && d.status?.observedGeneration === d.metadata.generation && d.status?.availableReplicas === d.spec.replicas;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
 }
