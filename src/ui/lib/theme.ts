@@ -14,6 +14,11 @@ function initial(): Theme {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+/** Sets the theme before the first render, so no frame is painted in the other theme. */
+export function applyInitialTheme(): void {
+  document.documentElement.dataset.theme = initial();
+}
+
 export function useTheme(): [Theme, () => void] {
   const [theme, setTheme] = useState<Theme>(initial);
   useEffect(() => {
