@@ -81,6 +81,13 @@ describe('yamlEncode', () => {
     for (const c of cases) expect(yamlEncode(c)).toBe(lib(c));
   });
 
+  it('writes large documents across buffer chunks, non-ASCII included', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ name: `item-${i}`, note: 'é😀 '.repeat(i % 40) + 'x', long: 'y'.repeat(i % 300), n: i }));
+    const v = { kind: 'List', items };
+    expect(yamlEncode(v)).toBe(lib(v));
+    expect(yamlEncode({ a: 1 })).toBe(lib({ a: 1 })); // and the buffer is reused cleanly afterwards
+  });
+
   it('matches the yaml library on random data', () => {
     const r = rng(22);
     for (let i = 0; i < 3000; i++) {

@@ -20,33 +20,38 @@ export function yamlEncode(value: unknown): string {
 export function yamlEncodeBuffer(value: unknown): Buffer {
   if (value === null || typeof value !== 'object') return Buffer.from(yamlStringify(value, LIB_OPTIONS));
   pos = 0;
+  full = [];
+  fullBytes = 0;
   try {
     node(value, 0);
     put('\n');
-    if (pos <= 256 * 1024) return Buffer.from(buf.subarray(0, pos));
-    // a large text keeps the buffer it was written in (no copy); the next call starts a new one
-    const whole = buf.subarray(0, pos);
-    buf = Buffer.allocUnsafeSlow(64 * 1024);
-    return whole;
+    if (full.length === 0) return Buffer.from(buf.subarray(0, pos));
+    full.push(buf.subarray(0, pos));
+    const out = Buffer.concat(full, fullBytes + pos);
+    buf = Buffer.allocUnsafeSlow(CHUNK);
+    return out;
   } catch (e) {
     if (e instanceof NotPlain) return Buffer.from(yamlStringify(value, LIB_OPTIONS));
     throw e;
   } finally {
-    if (buf.length > 1024 * 1024) buf = Buffer.allocUnsafeSlow(64 * 1024);
+    full = [];
   }
 }
 
-// The text goes straight into one reused byte buffer: building it from returned strings made
-// garbage per level of nesting, and a rope or array of pieces one heap cell per piece.
-let buf = Buffer.allocUnsafeSlow(64 * 1024);
+// The text goes straight into a byte buffer reused across calls: building it from returned strings
+// made garbage per level of nesting, and a rope or array of pieces one heap cell per piece. A large
+// text fills several chunks, joined once at the end (growing one buffer copied it log n times).
+const CHUNK = 256 * 1024;
+let buf = Buffer.allocUnsafeSlow(CHUNK);
 let pos = 0;
+let full: Buffer[] = [];
+let fullBytes = 0;
 
 function grow(need: number): void {
-  let size = buf.length * 2;
-  while (size < pos + need) size *= 2;
-  const next = Buffer.allocUnsafeSlow(size);
-  buf.copy(next, 0, 0, pos);
-  buf = next;
+  full.push(buf.subarray(0, pos));
+  fullBytes += pos;
+  buf = Buffer.allocUnsafeSlow(Math.max(CHUNK, need));
+  pos = 0;
 }
 
 function put(s: string): void {

@@ -161,7 +161,8 @@ function inlineNode(parent: number, depth: number, path: string): unknown {
 function map(indent: number, depth: number, path: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (;;) {
-    const { key, after } = readKey();
+    const key = readKey();
+    const after = keyAfter;
     if (Object.prototype.hasOwnProperty.call(out, key)) dups.push(joinPath(path, key));
     const valuePath = joinPath(path, key);
     let i = after;
@@ -181,8 +182,7 @@ function map(indent: number, depth: number, path: string): Record<string, unknow
       pos = i;
       const v = src.charCodeAt(pos);
       if (v === 0x2d && isSeqIndicator(pos)) throw unsupported; // `key: - x` is an error
-      if (keyEnd(pos) >= 0) throw unsupported; // `a: b: c` is an error
-      value = scalar(indent);
+      value = scalar(indent); // (refuses `a: b: c`, an error)
     }
     out[key] = value;
     if (pos >= src.length || col < indent) return out;
@@ -218,7 +218,10 @@ function isValueIndicator(j: number): boolean {
   return n === 0x20 || n === 0x0a || j + 1 >= src.length;
 }
 
-function readKey(): { key: string; after: number } {
+/** Where readKey's key ended (after its `:`). */
+let keyAfter = 0;
+
+function readKey(): string {
   const end = keyEnd(pos);
   if (end < 0 || end - pos > 1024) throw unsupported; // implicit keys span at most 1024 characters
   const c = src.charCodeAt(pos);
@@ -232,7 +235,8 @@ function readKey(): { key: string; after: number } {
     if (resolvePlain(key) !== key) throw unsupported; // a key read as null/bool/number: let the library say
   }
   if (key === '__proto__' || key === '<<') throw unsupported;
-  return { key, after: end + 1 };
+  keyAfter = end + 1;
+  return key;
 }
 
 // ---- scalars
@@ -408,11 +412,19 @@ const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 export function resolvePlain(s: string): unknown {
+  const n = s.length;
+  if (n === 0) return null;
   const c = s.charCodeAt(0);
-  // letters other than n/N/t/T/f/F and not `~ . + - digit`: always a string
-  if (s.length > 0 && !(c <= 0x39 || c === 0x7e || c === 0x2e || c === 0x4e || c === 0x6e || c === 0x54 || c === 0x74 || c === 0x46 || c === 0x66)) return s;
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) {
+    // a letter first: only null (4 letters) and booleans (4 or 5) can be other than a string
+    if (n === 4 || n === 5) {
+      if (NULL.test(s)) return null;
+      if (BOOL.test(s)) return c === 0x74 || c === 0x54;
+    }
+    return s;
+  }
+  if (c > 0x39 && c !== 0x7e) return s; // not `~ . + - digit`: always a string
   if (NULL.test(s)) return null;
-  if (BOOL.test(s)) return c === 0x74 || c === 0x54;
   if (INT_OCT.test(s)) return parseInt(s.slice(2), 8);
   if (INT.test(s)) return parseInt(s, 10);
   if (INT_HEX.test(s)) return parseInt(s.slice(2), 16);
