@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
   ui: () => import('./ui.js').then((m) => m.benchUi()),
   encryption: () => import('./encryption.js').then((m) => m.benchEncryption()),
+  'cold-start': () => import('./cold-start.js').then((m) => m.benchColdStart()),
 };
 
 async function main(): Promise<void> {

@@ -209,9 +209,13 @@ export async function startServer(partial: Partial<ServerFlags> = {}, opts: { lo
   const initialize = async (): Promise<void> => {
     await crds.start();
     closers.push(() => crds.stop());
-    const deletion = await startDeletionControllers({ store, types, admission, log });
-    closers.push(() => deletion.stop());
+    // the controllers' initial scan of the store runs beside serving, not before it
+    const deletion = startDeletionControllers({ store, types, admission, log });
+    deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
+    closers.push(() => deletion.then((d) => d.stop(), () => {}));
     closers.push(() => caches.stopAll());
+    // ready means the watch caches hold every type (upstream's readyz waits for its cachers)
+    await Promise.all(types.all().map((t) => caches.get(typePrefix(t)).start()));
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.

@@ -99,7 +99,19 @@ export class WatchCache {
       this.started = undefined;
       throw e;
     });
-    return this.started;
+    return this.started.then(() => this.noteCompaction());
+  }
+
+  /**
+   * The store's compacted revision as last seen: a watch from before it is answered by the store
+   * (410 Expired), as it was when caches loaded on first use, though a cache loaded at startup
+   * still holds events from then.
+   */
+  private compactedSeen = 0;
+
+  private async noteCompaction(): Promise<void> {
+    const c = await this.store.compactedRevision();
+    if (c > this.compactedSeen) this.compactedSeen = c;
   }
 
   private async load(): Promise<void> {
@@ -108,12 +120,16 @@ export class WatchCache {
     this.sortedKeys = undefined;
     let startKey: string | undefined;
     let revision: number | undefined;
+    // pages come in key order: the sorted key index is built as they arrive (checked below), so the
+    // first list after a cold start does not sort every key of the type
+    const sorted: string[] = [];
     for (;;) {
-      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision, lenient: true });
+      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision, lenient: true, count: false });
       revision = page.revision;
       for (const kv of page.kvs) {
         try {
           this.objects.set(kv.key, decodeFromStorage(kv));
+          sorted.push(kv.key);
         } catch {
           // corrupt objects are not cached; direct reads report them
           this.corrupt.add(kv.key);
@@ -122,6 +138,10 @@ export class WatchCache {
       if (!page.more) break;
       startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
     }
+    // a store's byte order can differ from JavaScript's UTF-16 order (keys beyond the BMP): then sort
+    let inOrder = true;
+    for (let i = 1; i < sorted.length && inOrder; i++) inOrder = sorted[i - 1]! < sorted[i]!;
+    this.sortedKeys = inOrder ? sorted : undefined;
     this.rev = revision!;
     this.lastChange = revision!;
     this.historyFloor = revision!;
@@ -259,7 +279,7 @@ export class WatchCache {
    * Must be called synchronously after reading any snapshot it should continue from.
    */
   watch(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
-    if (fromRevision < this.historyFloor) return this.watchFromStore(prefix, fromRevision, sink);
+    if (fromRevision < this.historyFloor || fromRevision < this.compactedSeen) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
     for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
