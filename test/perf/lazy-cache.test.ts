@@ -32,7 +32,7 @@ describe('the watch cache decodes stored objects on first read', () => {
     m.raw.set('/a', kv('/a', cm('a')));
     m.raw.set('/b', kv('/b', cm('b')));
     m.set('/a', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a2' } });
-    expect(m.get('/a')!.metadata.name).toBe('a2');
+    expect(m.get('/a')!.metadata!.name).toBe('a2');
     expect(m.delete('/b')).toBe(true);
     expect(m.has('/b')).toBe(false);
     expect(m.size).toBe(1);
