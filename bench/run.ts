@@ -5,6 +5,7 @@ const benches: Record<string, () => Promise<void>> = {
   etcd: () => import('./etcd.js').then((m) => m.benchEtcd()),
   api: () => import('./api.js').then((m) => m.benchApi()),
   'list-watch': () => import('./list-watch.js').then((m) => m.benchListWatch()),
+  watch: () => import('./list-watch.js').then((m) => m.watch()),
   encodings: () => import('./encodings.js').then((m) => m.benchEncodings()),
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
   ui: () => import('./ui.js').then((m) => m.benchUi()),
