@@ -86,7 +86,7 @@ export class ObjectFeed {
     let startKey: string | undefined;
     let revision: number | undefined;
     for (;;) {
-      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 1000, revision, lenient: true, count: false });
+      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 500, revision, lenient: true, count: false });
       revision = page.revision;
       for (const kv of page.kvs) items.push({ key: kv.key, obj: decode(kv) });
       if (!page.more || page.kvs.length === 0) break;
@@ -96,7 +96,11 @@ export class ObjectFeed {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (this.stopped) return;
-    for (const l of this.listeners) l.onSync(items);
+    for (const l of this.listeners) {
+      l.onSync(items);
+      await new Promise<void>((resolve) => setImmediate(resolve)); // each controller's indexing in its own turn
+      if (this.stopped) return;
+    }
     this.advance(revision!);
     this.watch = this.store.watch(REGISTRY_PREFIX, revision!, {
       onEvents: (evs: StoreEvent[]) => {
