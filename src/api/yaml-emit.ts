@@ -74,6 +74,47 @@ function put(s: string): void {
   pos = p;
 }
 
+// One pass that both judges and writes the common plain value (letters, digits, `_./()+=$^;<\\`
+// first, then also space, `:` not before a space or at the end, `@`, `,`, `-`, `~`, `>`). Anything
+// else — and digit-first text that could read as a number — rolls back to the full rules.
+const PLAIN_FIRST = new Uint8Array(128);
+const PLAIN_REST = new Uint8Array(128);
+const NUMERIC = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./()+=$^;<\\') PLAIN_FIRST[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./()+=$^;<\\ :@,-~>') PLAIN_REST[c.charCodeAt(0)] = 1;
+for (const c of '0123456789abcdefABCDEFxXoO.+-') NUMERIC[c.charCodeAt(0)] = 1;
+
+/** Writes `s` when it is a plain scalar as is (the library would write it unquoted); false otherwise. */
+function putPlain(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || n > 200) return false;
+  const c0 = s.charCodeAt(0);
+  if (c0 > 127 || PLAIN_FIRST[c0] === 0) return false;
+  const digitFirst = (c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2b; // a digit or a sign
+  // n/N/t/T/f/F words of 4-5 letters may be null or booleans; `.` first may be .inf/.5
+  if (c0 === 0x2e || ((n === 4 || n === 5) && ((c0 | 0x20) === 110 || (c0 | 0x20) === 116 || (c0 | 0x20) === 102))) return false;
+  if (pos + n > buf.length) grow(n);
+  const b = buf;
+  const start = pos;
+  let p = pos;
+  let numeric = true;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127 || PLAIN_REST[c] === 0 || (c === 0x3a && (i === n - 1 || s.charCodeAt(i + 1) === 0x20))) {
+      pos = start;
+      return false;
+    }
+    if (NUMERIC[c] === 0) numeric = false;
+    b[p++] = c;
+  }
+  if (s.charCodeAt(n - 1) === 0x20 || (digitFirst && numeric)) {
+    pos = start;
+    return false;
+  }
+  pos = p;
+  return true;
+}
+
 /** Flat strings per nesting depth (a concatenated string would be flattened again on every write). */
 const INDENT: string[] = [];
 const NEWLINE: string[] = [];
@@ -93,7 +134,7 @@ function level(d: number): void {
 function node(v: unknown, d: number): void {
   switch (typeof v) {
     case 'string':
-      put(str(v, INDENT[d]!, false));
+      if (!putPlain(v)) put(str(v, INDENT[d]!, false));
       return;
     case 'number':
       put(num(v));
