@@ -1,6 +1,6 @@
 // API benchmark: GET of one object and POST of small objects over HTTP, 64 keep-alive connections,
 // beside a raw node:http server answering the same bytes (measured in the same run).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild } from './lib/child.js';
@@ -41,5 +41,26 @@ export async function benchApi(): Promise<void> {
   } finally {
     await api.stop();
     await raw.stop();
+  }
+  await benchDurablePost(postBody, dir);
+}
+
+/** POST on the SQLite store (what the product ships with) beside raw inserts with the same durability. */
+async function benchDurablePost(postBody: (i: number) => string, dir: string): Promise<void> {
+  const apiDir = mkdtempSync(join(tmpdir(), 'bench-api-sqlite-'));
+  const rawDir = mkdtempSync(join(tmpdir(), 'bench-raw-sqlite-'));
+  const api = await startChild('serve-api.ts', ['sqlite', apiDir]);
+  const raw = await startChild('serve-raw-sqlite.ts', [rawDir, join(dir, 'post')]);
+  try {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } };
+    await fetch(`${api.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ns) });
+    const postApi = await runLoad({ url: `${api.url}/api/v1/namespaces/bench/configmaps`, method: 'POST', body: postBody, concurrency: CONCURRENCY, seconds: SECONDS });
+    const postRaw = await runLoad({ url: `${raw.url}/x`, method: 'POST', body: postBody, concurrency: CONCURRENCY, seconds: SECONDS });
+    report('post sqlite', postApi, postRaw);
+  } finally {
+    await api.stop();
+    await raw.stop();
+    rmSync(apiDir, { recursive: true, force: true });
+    rmSync(rawDir, { recursive: true, force: true });
   }
 }

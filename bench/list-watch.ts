@@ -1,5 +1,9 @@
 // Lists and watch fan-out with realistic pods, each beside a raw node:http ceiling in the same run.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { startChild, type ChildServer } from './lib/child.js';
 
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
@@ -68,33 +72,41 @@ interface FanOut {
   p99: number;
   delivered: number;
   rss: number;
+  /** Server CPU time during the writes. */
+  cpuMs: number;
 }
 
+const WATCH_WORKERS = Number(process.env.BENCH_WATCH_WORKERS ?? 4);
+
+/** CPU time (user + system) a process has used, in ms. */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The watchers live in WATCH_WORKERS processes (one generator process was the bottleneck: its own
+ * ceiling measured seconds); latencies come back as histograms and are merged here.
+ */
 export async function fanOut(server: ChildServer, watchPath: string, postPath: string): Promise<FanOut> {
-  const agent = new Agent({ keepAlive: false, maxSockets: WATCHERS + 16 });
-  const latencies: number[] = [];
-  const reqs: ReturnType<typeof request>[] = [];
   const u = new URL(server.url);
-  await Promise.all(
-    Array.from(
-      { length: WATCHERS },
-      () =>
-        new Promise<void>((resolve) => {
-          const req = request({ agent, host: u.hostname, port: u.port, path: watchPath }, (res) => {
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => {
-              const now = performance.timeOrigin + performance.now();
-              for (const m of chunk.matchAll(/"bench\/sent":"(\d+(?:\.\d+)?)"/g)) latencies.push(now - Number(m[1]));
-            });
-            resolve();
-          });
-          req.on('error', () => resolve());
-          req.end();
-          reqs.push(req);
-        }),
-    ),
+  const per = Math.ceil(WATCHERS / WATCH_WORKERS);
+  const workers = Array.from({ length: WATCH_WORKERS }, (_, i) =>
+    spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lib/watch-worker.ts', import.meta.url)), server.url, watchPath, String(Math.min(per, WATCHERS - i * per))], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
+  const lines = workers.map((w) => createInterface({ input: w.stdout! })[Symbol.asyncIterator]());
+  await Promise.all(lines.map(async (it) => {
+    const first = await it.next();
+    if (first.value !== 'READY') throw new Error(`watch worker: ${first.value}`);
+  }));
   await new Promise((r) => setTimeout(r, 500));
+  const cpu0 = cpuMs(server.proc.pid!);
   const writeAgent = new Agent({ keepAlive: true, maxSockets: 8 });
   const total = WATCH_SECONDS * WRITES_PER_SECOND;
   const t0 = performance.now();
@@ -123,12 +135,27 @@ export async function fanOut(server: ChildServer, watchPath: string, postPath: s
   }
   await Promise.all(inflight);
   await new Promise((r) => setTimeout(r, 1000));
-  for (const r of reqs) r.destroy();
-  agent.destroy();
+  const cpu = cpuMs(server.proc.pid!) - cpu0;
   writeAgent.destroy();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-  return { p50: q(0.5), p99: q(0.99), delivered: latencies.length, rss: server.peakRss() };
+  const fine = new Float64Array(2000);
+  const coarse = new Float64Array(60_000);
+  let delivered = 0;
+  await Promise.all(
+    workers.map(async (w, i) => {
+      w.stdin!.write('STOP\n');
+      const r = JSON.parse((await lines[i]!.next()).value as string) as { delivered: number; fine: number[]; coarse: number[] };
+      delivered += r.delivered;
+      r.fine.forEach((c, j) => (fine[j]! += c));
+      r.coarse.forEach((c, j) => (coarse[j]! += c));
+    }),
+  );
+  const q = (p: number) => {
+    let want = Math.ceil(p * delivered);
+    for (let j = 0; j < fine.length; j++) if ((want -= fine[j]!) <= 0) return (j + 1) * 0.05;
+    for (let j = 100; j < coarse.length; j++) if ((want -= coarse[j]!) <= 0) return j + 1;
+    return NaN;
+  };
+  return { p50: q(0.5), p99: q(0.99), delivered, rss: server.peakRss(), cpuMs: cpu };
 }
 
 export async function watch(): Promise<void> {
@@ -142,6 +169,8 @@ export async function watch(): Promise<void> {
   console.log(`list-watch watch fan-out ${WATCHERS} watchers x ${WRITES_PER_SECOND} writes/s x ${WATCH_SECONDS}s: delivered ${a.delivered}/${expected} (ceiling ${c.delivered})`);
   line('watch delivery latency p50', a.p50, c.p50, 'ms');
   line('watch delivery latency p99', a.p99, c.p99, 'ms');
+  const perEvent = (f: FanOut) => (f.cpuMs * 1000) / Math.max(1, f.delivered);
+  console.log(`list-watch watch fan-out server CPU per delivered event ${perEvent(a).toFixed(1)}µs (ceiling ${perEvent(c).toFixed(1)}µs, ratio ${(perEvent(c) / perEvent(a)).toFixed(2)}) over ${WATCH_WORKERS} watcher processes`);
   console.log(`list-watch watch fan-out peak server RSS ${(a.rss / 2 ** 20).toFixed(0)} MiB (ceiling ${(c.rss / 2 ** 20).toFixed(0)} MiB, ratio ${(c.rss / a.rss).toFixed(2)})`);
 }
 

@@ -5,12 +5,14 @@ const benches: Record<string, () => Promise<void>> = {
   etcd: () => import('./etcd.js').then((m) => m.benchEtcd()),
   api: () => import('./api.js').then((m) => m.benchApi()),
   'list-watch': () => import('./list-watch.js').then((m) => m.benchListWatch()),
+  watch: () => import('./list-watch.js').then((m) => m.watch()),
   encodings: () => import('./encodings.js').then((m) => m.benchEncodings()),
   writes: () => import('./writes.js').then((m) => m.benchWrites()),
   ui: () => import('./ui.js').then((m) => m.benchUi()),
   encryption: () => import('./encryption.js').then((m) => m.benchEncryption()),
   fuzz: () => import('./fuzz.js').then((m) => m.benchFuzz()),
   cluster: () => import('./cluster.js').then((m) => m.benchCluster()),
+  'cold-start': () => import('./cold-start.js').then((m) => m.benchColdStart()),
 };
 
 async function main(): Promise<void> {

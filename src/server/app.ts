@@ -251,8 +251,10 @@ export async function startServer(
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
-    const deletion = await startDeletionControllers({ store, types, admission, log }, [nsDefaults], flags.controllers);
-    closers.push(() => deletion.stop(), () => nsDefaults.stop());
+    // the deletion controllers' initial scan of the store runs beside serving, not before it
+    const deletion = startDeletionControllers({ store, types, admission, log }, [nsDefaults], flags.controllers);
+    deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
+    closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
     const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     const cluster = await startCluster({ store, types, admission, log }, {
       controllers: flags.controllers,
@@ -263,6 +265,8 @@ export async function startServer(
     });
     closers.push(() => cluster.stop());
     closers.push(() => caches.stopAll());
+    // ready means the watch caches hold every type (upstream's readyz waits for its cachers)
+    await Promise.all(types.all().map((t) => caches.get(typePrefix(t)).start()));
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
     await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, signal: shutdown.signal });

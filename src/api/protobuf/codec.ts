@@ -4,7 +4,7 @@
 import { messageForKind } from './kinds.js';
 import type { FieldInfo, MessageInfo, ScalarType } from './schema.js';
 import { formatDuration, formatMicroTime, formatTime, parseDuration, parseRfc3339, type Timestamp } from './time.js';
-import { Reader, WIRE_LEN, Writer, base64Decode, base64Encode, utf8Decode, utf8Encode, varintSize } from './wire.js';
+import { Reader, WIRE_LEN, Writer, base64Decode, base64Encode, releaseUtf8View, utf8Decode, utf8Encode, varintSize } from './wire.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -400,10 +400,29 @@ function pushSlot(slots: unknown[], i: number, v: unknown): void {
   else slots[i] = [v];
 }
 
+/**
+ * Slot arrays reused per nesting depth: a fresh array per message was a large share of the decoder's
+ * garbage. Every slot is emptied again as the message's object is built (or on an error).
+ */
+const slotPool: unknown[][] = [];
+let slotDepth = 0;
+
 function decodeObject(buf: Uint8Array, start: number, end: number, info: MessageInfo): JsonObject {
-  const r = new Reader(buf, start, end);
   const fields = info.fields;
-  const slots: unknown[] = new Array(fields.length);
+  const slots = (slotPool[slotDepth] ??= []);
+  slotDepth++;
+  try {
+    return decodeInto(buf, start, end, info, fields, slots);
+  } catch (e) {
+    slots.fill(undefined);
+    throw e;
+  } finally {
+    slotDepth--;
+  }
+}
+
+function decodeInto(buf: Uint8Array, start: number, end: number, info: MessageInfo, fields: FieldInfo[], slots: unknown[]): JsonObject {
+  const r = new Reader(buf, start, end);
   while (r.pos < end) {
     const key = r.varint();
     const wire = key & 7;
@@ -451,6 +470,7 @@ function decodeObject(buf: Uint8Array, start: number, end: number, info: Message
   for (let i = 0; i < fields.length; i++) {
     let v = slots[i];
     if (v === undefined) continue;
+    slots[i] = undefined;
     const f = fields[i];
     if (f.inline) {
       if (v && typeof v === 'object') Object.assign(out, v);
@@ -631,6 +651,8 @@ export function decodeProtobufRaw(apiVersion: string, kind: string, raw: Uint8Ar
     body = decodeObject(raw, 0, raw.length, info);
   } catch (err) {
     throw err instanceof ProtobufError ? err : new ProtobufError(`malformed protobuf ${kind}: ${(err as Error).message}`);
+  } finally {
+    releaseUtf8View();
   }
   return { apiVersion, kind, ...body };
 }

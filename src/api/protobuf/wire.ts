@@ -315,16 +315,27 @@ export class Reader {
 }
 
 export function utf8Decode(buf: Uint8Array, start: number, end: number): string {
-  if (end - start < 48) {
-    let s = '';
-    for (let i = start; i < end; i++) {
-      const c = buf[i];
-      if (c > 0x7f) return textDecoder.decode(buf.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
+  // TextDecoder (ignoreBOM false) drops a leading byte order mark: keep doing so for such strings
+  if (buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) return textDecoder.decode(buf.subarray(start, end));
+  // Buffer's decoder (same U+FFFD replacement as TextDecoder) makes one string, without a
+  // subarray or a string per character: short strings were most of the decoder's garbage
+  return bufferView(buf).toString('utf8', start, end);
+}
+
+let lastBuf: Uint8Array | undefined;
+let lastView: Buffer | undefined;
+
+/** Forgets the cached view (a decoded body is not kept alive by it). */
+export function releaseUtf8View(): void {
+  lastBuf = lastView = undefined;
+}
+
+function bufferView(buf: Uint8Array): Buffer {
+  if (buf !== lastBuf) {
+    lastView = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    lastBuf = buf;
   }
-  return textDecoder.decode(buf.subarray(start, end));
+  return lastView!;
 }
 
 export function utf8Encode(s: string): Uint8Array {

@@ -86,14 +86,21 @@ export class ObjectFeed {
     let startKey: string | undefined;
     let revision: number | undefined;
     for (;;) {
-      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 1000, revision, lenient: true });
+      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 500, revision, lenient: true, count: false });
       revision = page.revision;
       for (const kv of page.kvs) items.push({ key: kv.key, obj: decode(kv) });
       if (!page.more || page.kvs.length === 0) break;
       startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+      // a page at a time, so requests are served while a large store is listed (an in-process
+      // store's range resolves without ever yielding to the event loop)
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (this.stopped) return;
-    for (const l of this.listeners) l.onSync(items);
+    for (const l of this.listeners) {
+      l.onSync(items);
+      await new Promise<void>((resolve) => setImmediate(resolve)); // each controller's indexing in its own turn
+      if (this.stopped) return;
+    }
     this.advance(revision!);
     this.watch = this.store.watch(REGISTRY_PREFIX, revision!, {
       onEvents: (evs: StoreEvent[]) => {

@@ -2,6 +2,9 @@
 // once, and a key queued while it is being processed runs again afterwards; failures are retried with a per-key
 // exponential backoff.
 
+/** Longest run of handlers before the queue lets the event loop serve other work. */
+const SLICE_MS = 10;
+
 export class WorkQueue {
   private pending = new Set<string>();
   private active = new Set<string>();
@@ -57,7 +60,15 @@ export class WorkQueue {
   }
 
   private async loop(): Promise<void> {
+    let slice = performance.now();
     while (!this.stopped && this.pending.size > 0) {
+      // handlers on an in-process store resolve in microtasks: without a break, a long queue (the
+      // initial scan of a large store) would hold the event loop and no request would be served
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+        if (this.stopped || this.pending.size === 0) return;
+      }
       const key = this.pending.values().next().value as string;
       this.pending.delete(key);
       this.active.add(key);

@@ -5,6 +5,7 @@ import { essence, parseMediaType } from '../../api/media.js';
 import { errors, StatusError } from '../../api/status.js';
 import { checkJsonDepth, checkYamlDepth, isStackOverflow, NestingError } from '../../api/nesting.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from '../../api/duplicate-fields.js';
+import { fastYamlDecode } from '../../api/yaml-parse.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -114,6 +115,9 @@ const MAX_YAML_ALIASES = 100;
 export function decodeYamlWithDuplicates(buf: Buffer): { value: unknown; duplicates: string[] } {
   const text = buf.toString('utf8');
   try {
+    // block-style manifests take the fast decoder; it hands anything else (and every error) to the library
+    const fast = fastYamlDecode(text);
+    if (fast !== undefined) return fast;
     checkYamlDepth(text);
     const docs = parseAllDocuments(text, { uniqueKeys: false });
     const list = Array.isArray(docs) ? docs : [docs];

@@ -1,5 +1,5 @@
 // Response encoders for JSON and YAML (protobuf and CBOR plug in by encoding name).
-import { stringify as yamlStringify } from 'yaml';
+import { yamlEncodeBuffer } from '../../api/yaml-emit.js';
 import type { Encoding } from './negotiate.js';
 
 export type BinaryEncoder = (obj: Record<string, unknown>) => Uint8Array;
@@ -20,7 +20,7 @@ export function encodeObject(obj: unknown, encoding: Encoding, pretty = false): 
     case 'json':
       return Buffer.from(pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) + '\n');
     case 'yaml':
-      return Buffer.from(yamlStringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }));
+      return yamlEncodeBuffer(obj);
     default: {
       const enc = binaryEncoders.get(encoding);
       if (!enc) throw new Error(`no encoder for ${encoding}`);

@@ -132,7 +132,8 @@ function listFromCache(rs: ResourceStore, cache: WatchCache, namespace: string |
   let i = startKey === undefined ? from : Math.max(from, lowerBound(keys, startKey, from));
   for (; i < to; i++) {
     if (o.limit > 0 && items.length >= o.limit) break;
-    const obj = cache.objects.get(keys[i]!)!;
+    const obj = cache.objects.get(keys[i]!);
+    if (obj === undefined) continue; // found undecodable on this read (the cache decodes lazily)
     if (filtered && !matchesSelectors(rs.type, obj, o.labelSelector, o.fieldSelector)) continue;
     items.push(obj);
   }

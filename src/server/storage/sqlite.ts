@@ -247,11 +247,19 @@ export class SqliteStore implements RevisionedStore {
     const bounds = end === undefined ? [start] : [start, end];
     const s = this.stmts;
     const current = rev === this.rev;
+    // without a count, one row past the limit tells whether there is more (COUNT over the rest of
+    // the range on every page made a full scan quadratic)
+    const probe = opts.count === false && limit >= 0;
     const rows = (
       current
-        ? (end === undefined ? s.rangeCurrentOpen : s.rangeCurrent).all(...bounds, limit)
-        : (end === undefined ? s.rangeAtOpen : s.rangeAt).all(...bounds, rev, limit)
+        ? (end === undefined ? s.rangeCurrentOpen : s.rangeCurrent).all(...bounds, probe ? limit + 1 : limit)
+        : (end === undefined ? s.rangeAtOpen : s.rangeAt).all(...bounds, rev, probe ? limit + 1 : limit)
     ) as Row[];
+    if (probe) {
+      const more = rows.length > limit;
+      if (more) rows.length = limit;
+      return { kvs: rows.map(rowToKv), revision: rev, more, count: rows.length + (more ? 1 : 0) };
+    }
     let count = rows.length;
     if (limit >= 0 && rows.length === limit) {
       count = (

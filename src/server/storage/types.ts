@@ -39,6 +39,11 @@ export interface RangeOptions {
    * the ones they cannot read (the watch cache, the object feed).
    */
   lenient?: boolean;
+  /**
+   * false: the caller reads only `more` (internal scanners paging through a whole type), so a store
+   * may skip counting the rest of the range; `count` is then only a lower bound.
+   */
+  count?: boolean;
 }
 
 export interface RangeResult {

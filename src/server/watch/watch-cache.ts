@@ -3,7 +3,7 @@
 import { errors } from '../../api/status.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import { StoreError, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
+import { StoreError, type KeyValue, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -46,8 +46,8 @@ interface Registered {
 }
 
 export class WatchCache {
-  /** key → current object (decoded once, shared read-only). */
-  readonly objects = new Map<string, KubeObject>();
+  /** key → current object (decoded once, on first read at the latest; shared read-only). */
+  readonly objects = new LazyObjects((key) => this.dropCorrupt(key));
   private sortedKeys: string[] | undefined;
   private history: { ev: CacheEvent; at: number }[] = [];
   /** Events with revision <= historyFloor are not in history. */
@@ -81,7 +81,7 @@ export class WatchCache {
 
   /** True when the cached objects are exactly the type's state at `revision` (no change in between). */
   holdsStateAt(revision: number): boolean {
-    return this.started !== undefined && this.corrupt.size === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
+    return this.started !== undefined && this.corrupt.size === 0 && this.objects.raw.size === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
   }
 
   /** Oldest revision a watch may start from (events after it are all retained). */
@@ -99,7 +99,19 @@ export class WatchCache {
       this.started = undefined;
       throw e;
     });
-    return this.started;
+    return this.started.then(() => this.noteCompaction());
+  }
+
+  /**
+   * The store's compacted revision as last seen: a watch from before it is answered by the store
+   * (410 Expired), as it was when caches loaded on first use, though a cache loaded at startup
+   * still holds events from then.
+   */
+  private compactedSeen = 0;
+
+  private async noteCompaction(): Promise<void> {
+    const c = await this.store.compactedRevision();
+    if (c > this.compactedSeen) this.compactedSeen = c;
   }
 
   private async load(): Promise<void> {
@@ -108,20 +120,30 @@ export class WatchCache {
     this.sortedKeys = undefined;
     let startKey: string | undefined;
     let revision: number | undefined;
+    // pages come in key order: the sorted key index is built as they arrive (checked below), so the
+    // first list after a cold start does not sort every key of the type
+    const sorted: string[] = [];
     for (;;) {
-      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision, lenient: true });
+      const page = await this.store.range({ prefix: this.prefix, startKey, limit: 10_000, revision, lenient: true, count: false });
       revision = page.revision;
+      // stored bytes are decoded on first read or by the background pass after the load (a large
+      // type's decode made most of a cold start); corrupt ones are dropped when found
       for (const kv of page.kvs) {
-        try {
-          this.objects.set(kv.key, decodeFromStorage(kv));
-        } catch {
-          // corrupt objects are not cached; direct reads report them
-          this.corrupt.add(kv.key);
+        if (kv.value.length === 0) {
+          this.corrupt.add(kv.key); // undecryptable (lenient range): never cached, direct reads report it
+          continue;
         }
+        this.objects.raw.set(kv.key, kv);
+        sorted.push(kv.key);
       }
       if (!page.more) break;
       startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
     }
+    // a store's byte order can differ from JavaScript's UTF-16 order (keys beyond the BMP): then sort
+    let inOrder = true;
+    for (let i = 1; i < sorted.length && inOrder; i++) inOrder = sorted[i - 1]! < sorted[i]!;
+    this.sortedKeys = inOrder ? sorted : undefined;
+    this.decodeInBackground();
     this.rev = revision!;
     this.lastChange = revision!;
     this.historyFloor = revision!;
@@ -131,6 +153,25 @@ export class WatchCache {
       onProgress: (r) => this.advance(r),
       onError: (err) => this.restart(err),
     });
+  }
+
+  /** Decodes what the load left undecoded, a slice per event-loop turn, so requests run in between. */
+  private decodeInBackground(): void {
+    const step = () => {
+      if (this.stopped || this.objects.raw.size === 0) return;
+      this.objects.decodeSome(500);
+      if (this.objects.raw.size > 0) setImmediate(step);
+    };
+    if (this.objects.raw.size > 0) setImmediate(step);
+  }
+
+  /** A stored object found undecodable after the load: not cached (direct reads report it). */
+  private dropCorrupt(key: string): void {
+    this.corrupt.add(key);
+    const keys = this.sortedKeys;
+    if (!keys) return;
+    const i = lowerBound(keys, key);
+    if (keys[i] === key) keys.splice(i, 1);
   }
 
   private restart(err: StoreError): void {
@@ -259,7 +300,7 @@ export class WatchCache {
    * Must be called synchronously after reading any snapshot it should continue from.
    */
   watch(prefix: string, fromRevision: number, sink: CacheWatcherSink): () => void {
-    if (fromRevision < this.historyFloor) return this.watchFromStore(prefix, fromRevision, sink);
+    if (fromRevision < this.historyFloor || fromRevision < this.compactedSeen) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
     for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
@@ -318,6 +359,92 @@ export class WatchCache {
     if (!this.watchers.delete(w)) return;
     if (reason === 'slow') this.opts.log?.(`Forcing ${this.prefix} watcher close due to unresponsiveness`);
     w.sink.onClose(reason);
+  }
+}
+
+/**
+ * The cache's objects: decoded entries plus stored bytes not decoded yet (`raw`), decoded on first
+ * read. Iterating decodes everything first. A value that does not decode is dropped (onCorrupt).
+ */
+export class LazyObjects extends Map<string, KubeObject> {
+  readonly raw = new Map<string, KeyValue>();
+
+  constructor(private readonly onCorrupt: (key: string) => void) {
+    super();
+  }
+
+  override get(key: string): KubeObject | undefined {
+    const o = super.get(key);
+    return o !== undefined || this.raw.size === 0 ? o : this.decode(key);
+  }
+
+  override has(key: string): boolean {
+    return super.has(key) || this.raw.has(key);
+  }
+
+  override set(key: string, value: KubeObject): this {
+    if (this.raw.size > 0) this.raw.delete(key);
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    const pending = this.raw.delete(key);
+    return super.delete(key) || pending;
+  }
+
+  override clear(): void {
+    this.raw.clear();
+    super.clear();
+  }
+
+  override get size(): number {
+    return super.size + this.raw.size;
+  }
+
+  override keys(): MapIterator<string> {
+    this.decodeSome(Infinity);
+    return super.keys();
+  }
+
+  override values(): MapIterator<KubeObject> {
+    this.decodeSome(Infinity);
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, KubeObject]> {
+    this.decodeSome(Infinity);
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, KubeObject]> {
+    return this.entries();
+  }
+
+  override forEach(fn: (value: KubeObject, key: string, map: Map<string, KubeObject>) => void, thisArg?: unknown): void {
+    this.decodeSome(Infinity);
+    super.forEach(fn, thisArg);
+  }
+
+  /** Decodes up to n pending entries. */
+  decodeSome(n: number): void {
+    for (const key of this.raw.keys()) {
+      if (n-- <= 0) return;
+      this.decode(key);
+    }
+  }
+
+  private decode(key: string): KubeObject | undefined {
+    const kv = this.raw.get(key);
+    if (kv === undefined) return undefined;
+    this.raw.delete(key);
+    try {
+      const o = decodeFromStorage(kv);
+      super.set(key, o);
+      return o;
+    } catch {
+      this.onCorrupt(key);
+      return undefined;
+    }
   }
 }
 

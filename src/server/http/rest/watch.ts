@@ -248,7 +248,12 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
 }
 
 function snapshot(cache: WatchCache, prefix: string): KubeObject[] {
-  return cache.keysUnder(prefix).map((k) => cache.objects.get(k)!);
+  const out: KubeObject[] = [];
+  for (const k of cache.keysUnder(prefix)) {
+    const o = cache.objects.get(k);
+    if (o !== undefined) out.push(o); // found undecodable on this read (the cache decodes lazily)
+  }
+  return out;
 }
 
 /** Whether the store has compacted `rv` away: one point read at that revision (cheap on every store, one RPC on etcd). */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { LazyObjects } from '../../src/server/watch/watch-cache.js';
+import { encodeForStorage } from '../../src/server/registry/resource-store.js';
+import type { KeyValue } from '../../src/server/storage/types.js';
+
+const kv = (key: string, value: Uint8Array, rev = 5): KeyValue => ({ key, value, createRevision: rev, modRevision: rev });
+const cm = (name: string) => encodeForStorage({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { a: name } });
+
+describe('the watch cache decodes stored objects on first read', () => {
+  it('decodes on get, drops what does not decode, and decodes everything before iterating', () => {
+    const corrupt: string[] = [];
+    const m = new LazyObjects((k) => corrupt.push(k));
+    m.raw.set('/a', kv('/a', cm('a')));
+    m.raw.set('/bad', kv('/bad', new TextEncoder().encode('{not json')));
+    m.raw.set('/c', kv('/c', cm('c'), 9));
+    expect(m.size).toBe(3);
+    expect(m.has('/c')).toBe(true);
+    const a = m.get('/a')!;
+    expect(a.metadata).toMatchObject({ name: 'a', resourceVersion: '5' });
+    expect(m.get('/a')).toBe(a); // decoded once, shared
+    expect(m.raw.size).toBe(2);
+    expect(m.get('/bad')).toBeUndefined();
+    expect(corrupt).toEqual(['/bad']);
+    expect(m.has('/bad')).toBe(false);
+    expect([...m.keys()]).toEqual(['/a', '/c']);
+    expect(m.raw.size).toBe(0);
+    expect(m.get('/c')!.metadata).toMatchObject({ resourceVersion: '9' });
+  });
+
+  it('a write replaces a pending entry, a delete removes it', () => {
+    const m = new LazyObjects(() => {});
+    m.raw.set('/a', kv('/a', cm('a')));
+    m.raw.set('/b', kv('/b', cm('b')));
+    m.set('/a', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a2' } });
+    expect(m.get('/a')!.metadata!.name).toBe('a2');
+    expect(m.delete('/b')).toBe(true);
+    expect(m.has('/b')).toBe(false);
+    expect(m.size).toBe(1);
+  });
+});
