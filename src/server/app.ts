@@ -256,14 +256,16 @@ export async function startServer(
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
     const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
-    const cluster = await startCluster({ store, types, admission, log }, {
+    // the workload controllers' initial scan runs beside serving too
+    const cluster = startCluster({ store, types, admission, log }, {
       controllers: flags.controllers,
       simulatedNodes,
       eventTtlMs: flags.eventTtlMs,
       kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
       now: opts.now,
     });
-    closers.push(() => cluster.stop());
+    cluster.catch((e) => log(`controllers failed to start: ${(e as Error).message}`));
+    closers.push(() => cluster.then((c) => c.stop(), () => {}));
     closers.push(() => caches.stopAll());
     // ready means the watch caches hold every type (upstream's readyz waits for its cachers)
     await Promise.all(types.all().map((t) => caches.get(typePrefix(t)).start()));
@@ -274,7 +276,7 @@ export async function startServer(
     const stopCompactor = startCompactor(compactionTarget(rawStore), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
-    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, { adminToken: opts.adminToken, living: cluster.living });
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, { adminToken: opts.adminToken, living: (await cluster).living });
   };
   let closed: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

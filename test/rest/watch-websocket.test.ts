@@ -48,7 +48,6 @@ describe('watch over WebSocket', () => {
   beforeAll(async () => {
     s = await testServer();
     ws = s.url.replace('http:', 'ws:');
-    expect((await client(s.url).post('/api/v1/namespaces', { metadata: { name: 'default' } })).status).toBe(201);
     expect((await client(s.url).post('/api/v1/namespaces/default/configmaps', cm('first'))).status).toBe(201);
   });
   afterAll(() => s.close());

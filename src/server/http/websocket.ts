@@ -109,7 +109,8 @@ export class WebSocketResponse extends Writable {
     for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) this.setHeader(k, v);
     this.statusCode = code;
     this.headersSent = true;
-    if (code !== 200 || this.mode !== 'pending') {
+    // only a GET can become a WebSocket (RFC 6455 §4.1); anything else is answered over plain HTTP
+    if (code !== 200 || this.mode !== 'pending' || this.req.method !== 'GET') {
       this.mode = 'http';
       return this;
     }
