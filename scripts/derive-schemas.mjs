@@ -46,7 +46,8 @@ const KINDS = [
   'storage.v1.CSIDriver', 'storage.v1.CSINode', 'storage.v1.VolumeAttachment', 'storage.v1.CSIStorageCapacity',
   'scheduling.v1.PriorityClass', 'discovery.v1.EndpointSlice', 'events.v1.Event', 'node.v1.RuntimeClass',
   'admissionregistration.v1.ValidatingWebhookConfiguration', 'admissionregistration.v1.MutatingWebhookConfiguration',
-].map((k) => API + k);
+  'certificates.v1.CertificateSigningRequest',
+].map((k) => API + k).concat(['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService']);
 
 // admissionregistration kinds the 1.27 v2 document lacks (ValidatingAdmissionPolicy{,Binding} went GA in 1.30,
 // webhook matchConditions too): written here from the upstream v1 Go types' wire shapes.
@@ -162,7 +163,8 @@ const ROOTS = [
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
   'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'autoscaling/v2', 'networking.k8s.io/v1', 'storage.k8s.io/v1',
-  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
+  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1',
+  'certificates.k8s.io/v1', 'apiregistration.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';
