@@ -157,7 +157,7 @@ data:
     const kinds = ['ingresses', 'ingressclasses', 'networkpolicies', 'horizontalpodautoscalers', 'storageclasses', 'csidrivers', 'volumeattachments',
       'priorityclasses', 'endpointslices', 'resourcequotas', 'limitranges', 'replicationcontrollers', 'podtemplates',
       'controllerrevisions', 'runtimeclasses', 'validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'csinodes', 'csistoragecapacities',
-      'certificatesigningrequests', 'apiservices'];
+      'certificatesigningrequests', 'apiservices', 'flowschemas', 'prioritylevelconfigurations'];
     const cases = [...kinds.map((k) => [k]), ['events', '--api-version=events.k8s.io/v1']];
     // one client at a time per version (they share a discovery/OpenAPI cache), the two versions side by side
     const outs = await Promise.all(

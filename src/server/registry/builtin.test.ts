@@ -64,6 +64,8 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['node.service.io', 'v1', 'RuntimeClass', 'runtimeclasses', 'Cluster', [], ''],
   ['certificates.service.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', 'Cluster', ['csr'], 'status,approval'],
   ['apiregistration.service.io', 'v1', 'APIService', 'apiservices', 'Cluster', [], 'status'],
+  ['flowcontrol.apiserver.service.io', 'v1', 'FlowSchema', 'flowschemas', 'Cluster', [], 'status'],
+  ['flowcontrol.apiserver.service.io', 'v1', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', 'Cluster', [], 'status'],
 ];
 
 function type(plural: string, group = ''): ResourceType {

@@ -21,6 +21,7 @@ export const GROUP_ALIASES: Record<string, string> = {
   'node.k8s.io': 'node.service.io',
   'certificates.k8s.io': 'certificates.service.io',
   'apiregistration.k8s.io': 'apiregistration.service.io',
+  'flowcontrol.apiserver.k8s.io': 'flowcontrol.apiserver.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

@@ -63,6 +63,8 @@ describe('OpenAPI v3', () => {
       'apis/discovery.service.io/v1',
       'apis/events.k8s.io/v1',
       'apis/events.service.io/v1',
+      'apis/flowcontrol.apiserver.k8s.io/v1',
+      'apis/flowcontrol.apiserver.service.io/v1',
       'apis/networking.k8s.io/v1',
       'apis/networking.service.io/v1',
       'apis/node.k8s.io/v1',
