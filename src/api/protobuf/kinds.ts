@@ -42,6 +42,8 @@ const GROUP_PACKAGES: Record<string, string> = {
   'certificates.k8s.io': 'k8s.io.api.certificates.v1',
   'apiregistration.service.io': 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
   'apiregistration.k8s.io': 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
+  'flowcontrol.apiserver.service.io': 'k8s.io.api.flowcontrol.v1',
+  'flowcontrol.apiserver.k8s.io': 'k8s.io.api.flowcontrol.v1',
 };
 
 /** Packages of group versions other than v1. */
@@ -75,6 +77,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.admissionregistration.v1': withLists(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']),
   'k8s.io.api.certificates.v1': withLists(['CertificateSigningRequest']),
   'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': withLists(['APIService']),
+  'k8s.io.api.flowcontrol.v1': withLists(['FlowSchema', 'PriorityLevelConfiguration']),
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   'k8s.io.api.authentication.v1': ['SelfSubjectReview', 'TokenReview', 'TokenRequest'],
   'k8s.io.api.authorization.v1': ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
