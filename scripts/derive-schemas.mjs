@@ -320,6 +320,7 @@ defs[FC1 + 'ExemptPriorityLevelConfiguration'] ??= {
   properties: { lendablePercent: { type: 'integer', format: 'int32' }, nominalConcurrencyShares: { type: 'integer', format: 'int32' } },
 };
 defs[FC1 + 'PriorityLevelConfigurationSpec'].properties.exempt ??= { $ref: '#/definitions/' + FC1 + 'ExemptPriorityLevelConfiguration' };
+defs[FC1 + 'PriorityLevelConfigurationSpec']['x-kubernetes-unions'] = [{ discriminator: 'type', 'fields-to-discriminateBy': { exempt: 'Exempt', limited: 'Limited' } }];
 const result = {};
 const queue = [...ROOTS];
 const seen = new Set();
