@@ -233,7 +233,8 @@ export function buildDescriptor(parsed) {
 // Sources used (kubernetes/kubernetes staging/src/k8s.io/api/...): networking/v1 @008b3652, scheduling/v1 @01d0b727,
 // autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
 // admissionregistration/v1 @01f7553b, storage/v1 @00a7fbe7 with core/v1 TopologySelectorTerm (messages of the served kinds; the texts stay outside the
-// repository); autoscaling/v1 HorizontalPodAutoscaler (field numbers as in kubernetes/api autoscaling/v1).
+// repository); autoscaling/v1 HorizontalPodAutoscaler (field numbers as in kubernetes/api autoscaling/v1); certificates/v1 @023207f4,
+// kube-aggregator apiregistration/v1 @0a2f5b12, flowcontrol/v1 @09d8c148.
 const ADD_ROOTS = [
   ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']
     .flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
@@ -246,6 +247,9 @@ const ADD_ROOTS = [
   'k8s.io.api.scheduling.v1.PriorityClass', 'k8s.io.api.scheduling.v1.PriorityClassList',
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
   'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
+  'k8s.io.api.certificates.v1.CertificateSigningRequest', 'k8s.io.api.certificates.v1.CertificateSigningRequestList',
+  'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceList',
+  ...['FlowSchema', 'PriorityLevelConfiguration'].flatMap((k) => [`k8s.io.api.flowcontrol.v1.${k}`, `k8s.io.api.flowcontrol.v1.${k}List`]),
 ];
 /** Go json names that differ from the proto field name. */
 const ADD_JSON_NAMES = {
@@ -267,6 +271,10 @@ const ADD_KEEP_ZERO = [
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec.minReplicas', 'k8s.io.api.autoscaling.v2.MetricTarget.averageUtilization',
   'k8s.io.api.autoscaling.v2.MetricValueStatus.averageUtilization', 'k8s.io.api.autoscaling.v2.HPAScalingRules.stabilizationWindowSeconds',
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus.observedGeneration',
+  'k8s.io.api.certificates.v1.CertificateSigningRequestSpec.expirationSeconds', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference.port',
+  ...['ExemptPriorityLevelConfiguration.nominalConcurrencyShares', 'ExemptPriorityLevelConfiguration.lendablePercent',
+    'LimitedPriorityLevelConfiguration.nominalConcurrencyShares', 'LimitedPriorityLevelConfiguration.lendablePercent',
+    'LimitedPriorityLevelConfiguration.borrowingLimitPercent'].map((f) => `k8s.io.api.flowcontrol.v1.${f}`),
 ];
 
 function existingNames(ns, prefix, out) {

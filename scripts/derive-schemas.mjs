@@ -46,7 +46,8 @@ const KINDS = [
   'storage.v1.CSIDriver', 'storage.v1.CSINode', 'storage.v1.VolumeAttachment', 'storage.v1.CSIStorageCapacity',
   'scheduling.v1.PriorityClass', 'discovery.v1.EndpointSlice', 'events.v1.Event', 'node.v1.RuntimeClass',
   'admissionregistration.v1.ValidatingWebhookConfiguration', 'admissionregistration.v1.MutatingWebhookConfiguration',
-].map((k) => API + k);
+  'certificates.v1.CertificateSigningRequest', 'flowcontrol.v1.FlowSchema', 'flowcontrol.v1.PriorityLevelConfiguration',
+].map((k) => API + k).concat(['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService']);
 
 // admissionregistration kinds the 1.27 v2 document lacks (ValidatingAdmissionPolicy{,Binding} went GA in 1.30,
 // webhook matchConditions too): written here from the upstream v1 Go types' wire shapes.
@@ -162,7 +163,8 @@ const ROOTS = [
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
   'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'autoscaling/v2', 'networking.k8s.io/v1', 'storage.k8s.io/v1',
-  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1']);
+  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1',
+  'certificates.k8s.io/v1', 'apiregistration.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
 const MT = 'meta.service.io';
@@ -307,6 +309,18 @@ const doc = JSON.parse(readFileSync(src, 'utf8'));
 const defs = doc.definitions;
 for (const [name, def] of Object.entries(ADMISSION_SYNTHESIZED)) defs[name] ??= def;
 for (const [name, props] of Object.entries(ADDED_PROPERTIES)) if (defs[name]) Object.assign(defs[name].properties, props);
+// flowcontrol.apiserver.k8s.io/v1 (GA in 1.29) has v1beta3's shape plus the exempt priority-level settings (1.28);
+// the 1.27 document has v1beta3 only: its definitions are copied under the v1 names.
+const FC3 = API + 'flowcontrol.v1beta3.';
+const FC1 = API + 'flowcontrol.v1.';
+const toV1 = (node) => JSON.parse(JSON.stringify(node).replaceAll('flowcontrol.v1beta3.', 'flowcontrol.v1.').replaceAll('"version":"v1beta3"', '"version":"v1"'));
+for (const name of Object.keys(defs)) if (name.startsWith(FC3)) defs[FC1 + name.slice(FC3.length)] ??= toV1(defs[name]);
+defs[FC1 + 'ExemptPriorityLevelConfiguration'] ??= {
+  type: 'object',
+  properties: { lendablePercent: { type: 'integer', format: 'int32' }, nominalConcurrencyShares: { type: 'integer', format: 'int32' } },
+};
+defs[FC1 + 'PriorityLevelConfigurationSpec'].properties.exempt ??= { $ref: '#/definitions/' + FC1 + 'ExemptPriorityLevelConfiguration' };
+defs[FC1 + 'PriorityLevelConfigurationSpec']['x-kubernetes-unions'] = [{ discriminator: 'type', 'fields-to-discriminateBy': { exempt: 'Exempt', limited: 'Limited' } }];
 const result = {};
 const queue = [...ROOTS];
 const seen = new Set();

@@ -156,7 +156,8 @@ data:
   it('explains every new kind on the oldest and newest client', async () => {
     const kinds = ['ingresses', 'ingressclasses', 'networkpolicies', 'horizontalpodautoscalers', 'storageclasses', 'csidrivers', 'volumeattachments',
       'priorityclasses', 'endpointslices', 'resourcequotas', 'limitranges', 'replicationcontrollers', 'podtemplates',
-      'controllerrevisions', 'runtimeclasses', 'validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'csinodes', 'csistoragecapacities'];
+      'controllerrevisions', 'runtimeclasses', 'validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'csinodes', 'csistoragecapacities',
+      'certificatesigningrequests', 'apiservices', 'flowschemas', 'prioritylevelconfigurations'];
     const cases = [...kinds.map((k) => [k]), ['events', '--api-version=events.k8s.io/v1']];
     // one client at a time per version (they share a discovery/OpenAPI cache), the two versions side by side
     const outs = await Promise.all(

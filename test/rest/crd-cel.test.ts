@@ -38,7 +38,7 @@ beforeAll(async () => {
         maxReplicas: { type: 'integer' },
         mode: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'mode is immutable' }] },
         size: { type: 'string' },
-        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(t, t.lowerAscii() == t)', messageExpression: '"tags must be lower case, got " + string(size(self)) + " tags"' }] },
+        tags: { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 63 }, 'x-kubernetes-validations': [{ rule: 'self.all(t, t.lowerAscii() == t)', messageExpression: '"tags must be lower case, got " + string(size(self)) + " tags"' }] },
         owner: { type: 'string', 'x-kubernetes-validations': [{ rule: '!oldSelf.hasValue() || self == oldSelf.value()', optionalOldSelf: true, message: 'owner may be set once' }] },
       },
       'x-kubernetes-validations': [
@@ -107,5 +107,47 @@ describe('CRD validation rules', () => {
     const r = await api.post(PATH, gadget('g3', { replicas: 1 }));
     expect(r.status).toBe(422);
     expect(causes(r)).toEqual([expect.stringMatching(/^spec\.replicas: Invalid value: "object": .* evaluating rule: self\.replicas <= self\.maxReplicas$/)]);
+  });
+});
+
+describe('CRD validation rule cost limits', () => {
+  const SPEC = 'spec.versions[0].schema.openAPIV3Schema';
+  const HINT = '(try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
+  const causesOf = (body: any): string[] => (body.details?.causes ?? []).map((c: any) => `${c.field}: ${c.message}`);
+
+  it('refuses a rule whose estimated cost over undeclared sizes exceeds the per-rule budget, naming the rule', async () => {
+    const r = await api.post(CRDS, crd({ type: 'object', properties: { names: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(x, x.contains('a string'))" }] } } }, 'costly', 'Costly'));
+    expect(r.status).toBe(422);
+    expect(causesOf(r.body)).toContain(`${SPEC}.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${HINT}`);
+  });
+
+  it('accepts the same rule once the list and its strings are bounded', async () => {
+    const r = await api.post(
+      CRDS,
+      crd({ type: 'object', properties: { names: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 25 }, 'x-kubernetes-validations': [{ rule: "self.all(x, x.contains('a string'))" }] } } }, 'bounded', 'Bounded'),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
+  it('counts a rule once per element it can run on (the list size multiplies it)', async () => {
+    // a cheap rule on every item of an unbounded list of unbounded strings: each run is cheap, a million runs are not
+    const r = await api.post(
+      CRDS,
+      crd({ type: 'object', properties: { names: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } } }, 'peritem', 'PerItem'),
+    );
+    expect(r.status).toBe(422);
+    expect(causesOf(r.body).some((c) => c.startsWith(`${SPEC}.properties[spec].properties[names].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget`))).toBe(true);
+  });
+
+  it('refuses a schema whose rules together exceed the per-CRD budget, naming the most expensive', async () => {
+    // each rule stays under 10^7, twenty of them exceed 10^8 together
+    const props: Record<string, unknown> = {};
+    for (let i = 0; i < 20; i++) props[`s${i}`] = { type: 'string', maxLength: 5_000_000, 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')" }] };
+    const r = await api.post(CRDS, crd({ type: 'object', properties: { list: { type: 'array', maxItems: 1, items: { type: 'object', properties: props } } } }, 'total', 'Total'));
+    expect(r.status).toBe(422);
+    const got = causesOf(r.body);
+    expect(got.filter((c) => c.includes('Forbidden: estimated rule cost exceeds budget'))).toEqual([]);
+    expect(got.filter((c) => c.endsWith('Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'))).toHaveLength(4);
+    expect(got.some((c) => c.startsWith(`${SPEC}: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of `))).toBe(true);
   });
 });

@@ -38,6 +38,12 @@ const GROUP_PACKAGES: Record<string, string> = {
   'admissionregistration.k8s.io': 'k8s.io.api.admissionregistration.v1',
   'storage.service.io': 'k8s.io.api.storage.v1',
   'storage.k8s.io': 'k8s.io.api.storage.v1',
+  'certificates.service.io': 'k8s.io.api.certificates.v1',
+  'certificates.k8s.io': 'k8s.io.api.certificates.v1',
+  'apiregistration.service.io': 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
+  'apiregistration.k8s.io': 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
+  'flowcontrol.apiserver.service.io': 'k8s.io.api.flowcontrol.v1',
+  'flowcontrol.apiserver.k8s.io': 'k8s.io.api.flowcontrol.v1',
 };
 
 /** Packages of group versions other than v1. */
@@ -69,6 +75,9 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.node.v1': withLists(['RuntimeClass']),
   'k8s.io.api.storage.v1': withLists(['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']),
   'k8s.io.api.admissionregistration.v1': withLists(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']),
+  'k8s.io.api.certificates.v1': withLists(['CertificateSigningRequest']),
+  'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': withLists(['APIService']),
+  'k8s.io.api.flowcontrol.v1': withLists(['FlowSchema', 'PriorityLevelConfiguration']),
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': [...withLists(['CustomResourceDefinition']), 'ConversionReview'],
   'k8s.io.api.authentication.v1': ['SelfSubjectReview', 'TokenReview', 'TokenRequest'],
   'k8s.io.api.authorization.v1': ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],

@@ -8,6 +8,8 @@ import type { ApiDeps } from '../http/api-handler.js';
 import { resourceStoreFor } from '../http/api-handler.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
+import { registerLocalAPIServices } from './apiservices.js';
+import { bootstrapFlowControl } from './flowcontrol-bootstrap.js';
 import { mutateObject, typeForResource } from './controller-support.js';
 import { ensureCreated } from './internal-writer.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
@@ -114,6 +116,8 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
         return true;
       });
   }
+  await registerLocalAPIServices(deps, opts.signal);
+  await bootstrapFlowControl(deps, opts.signal);
 }
 
 const isActive = (ns: KubeObject | undefined): boolean =>

@@ -62,6 +62,10 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['discovery.service.io', 'v1', 'EndpointSlice', 'endpointslices', 'Namespaced', [], ''],
   ['events.service.io', 'v1', 'Event', 'events', 'Namespaced', ['ev'], ''],
   ['node.service.io', 'v1', 'RuntimeClass', 'runtimeclasses', 'Cluster', [], ''],
+  ['certificates.service.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', 'Cluster', ['csr'], 'status,approval'],
+  ['apiregistration.service.io', 'v1', 'APIService', 'apiservices', 'Cluster', [], 'status'],
+  ['flowcontrol.apiserver.service.io', 'v1', 'FlowSchema', 'flowschemas', 'Cluster', [], 'status'],
+  ['flowcontrol.apiserver.service.io', 'v1', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', 'Cluster', [], 'status'],
 ];
 
 function type(plural: string, group = ''): ResourceType {

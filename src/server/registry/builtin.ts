@@ -6,10 +6,13 @@ import { coreTypes } from './builtin-core.js';
 import { platformTypes } from './builtin-platform.js';
 import { workloadTypes } from './builtin-workloads.js';
 import { admissionTypes } from './builtin-admission.js';
+import { certificateTypes } from './builtin-certificates.js';
+import { apiRegistrationTypes } from './builtin-apiregistration.js';
+import { flowControlTypes } from './builtin-flowcontrol.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes, ...certificateTypes, ...apiRegistrationTypes, ...flowControlTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {

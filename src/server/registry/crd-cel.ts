@@ -2,6 +2,7 @@
 // create/update of its custom resources with `self` (and `oldSelf` for transition rules), as upstream's
 // apiextensions-apiserver does (pkg/apiserver/schema/cel). The engine is @marcbachmann/cel-js.
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
+import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
 import { isValidQuantity, parseQuantity } from './schema/quantity.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
@@ -187,7 +188,10 @@ function compiledRules(node: SchemaNode): CompiledRule[] {
 
 /** CRD-time checks of every x-kubernetes-validations rule under a schema (422 causes naming the rule). */
 export function validateRules(schema: SchemaNode, path: string, errs: FieldError[]): void {
-  const visit = (node: SchemaNode | undefined, p: string) => {
+  // estimated costs: each rule's (times how often it can run) and the schema's total (upstream validation.go)
+  let total = 0;
+  const costs: { field: string; cost: number }[] = [];
+  const visit = (node: SchemaNode | undefined, p: string, cardinality: number) => {
     if (!node || typeof node !== 'object') return;
     const rules = node['x-kubernetes-validations'] as unknown;
     if (rules !== undefined) {
@@ -213,17 +217,31 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
           const env = environmentFor(celType(node), r.optionalOldSelf === true);
           const c = compileOne(env, r.rule, 'bool');
           if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.rule`, detail: `Invalid value: ${goRule(r)}: ${c.error}` });
+          if (c.program) {
+            const cost = ruleCost(c.program.ast, node) * cardinality;
+            if (cost > PER_RULE_COST_LIMIT)
+              errs.push({ type: 'FieldValueForbidden', field: `${rp}.rule`, detail: `Forbidden: ${costErrorMessage('estimated rule cost', cost, PER_RULE_COST_LIMIT)}` });
+            total += cost;
+            costs.push({ field: `${rp}.rule`, cost });
+          }
           if (r.messageExpression !== undefined) {
             const m = compileOne(env, r.messageExpression, 'string');
             if (m.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.messageExpression`, detail: `Invalid value: ${goRule(r)}: messageExpression ${m.error}` });
           }
         });
     }
-    for (const [k, child] of Object.entries(node.properties ?? {})) visit(child, `${p}.properties[${k}]`);
-    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`);
-    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`);
+    for (const [k, child] of Object.entries(node.properties ?? {})) visit(child, `${p}.properties[${k}]`, cardinality);
+    // an element's rules run once per element: the list's (or map's) size multiplies them
+    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`, cardinality * maxSize(node));
+    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`, cardinality * maxSize(node));
   };
-  visit(schema, path);
+  visit(schema, path, 1);
+  if (total > PER_CRD_COST_LIMIT) {
+    // upstream names the (up to 4) most expensive rules, then the total
+    for (const c of [...costs].sort((x, y) => y.cost - x.cost).slice(0, 4))
+      errs.push({ type: 'FieldValueForbidden', field: c.field, detail: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema' });
+    errs.push({ type: 'FieldValueForbidden', field: path, detail: `Forbidden: ${costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, PER_CRD_COST_LIMIT)}` });
+  }
 }
 
 /** A JSON value as CEL sees it under its schema: integers as int (BigInt), numbers as double. */

@@ -19,6 +19,9 @@ export const GROUP_ALIASES: Record<string, string> = {
   'discovery.k8s.io': 'discovery.service.io',
   'events.k8s.io': 'events.service.io',
   'node.k8s.io': 'node.service.io',
+  'certificates.k8s.io': 'certificates.service.io',
+  'apiregistration.k8s.io': 'apiregistration.service.io',
+  'flowcontrol.apiserver.k8s.io': 'flowcontrol.apiserver.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(

@@ -196,8 +196,8 @@ export class ResourceStore {
   prepareUpdate(next: KubeObject, old: KubeObject, subresource: string): FieldError[] {
     const errs: FieldError[] = [];
     const om = old.metadata!;
-    if (subresource === 'status') {
-      // only status changes through /status
+    if (subresource === 'status' || subresource === 'approval') {
+      // only status changes through /status (and a CSR's /approval)
       const status = next.status;
       for (const k of Object.keys(next)) delete next[k];
       Object.assign(next, structuredClone(old));
@@ -235,6 +235,7 @@ export class ResourceStore {
       if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
     } else if (om.generation !== undefined) nm.generation = om.generation;
     else delete nm.generation;
+    if (this.type.strategy.prepareUpdate) errs.push(...this.type.strategy.prepareUpdate(next, old, subresource));
     return errs;
   }
 

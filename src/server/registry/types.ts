@@ -44,6 +44,10 @@ export interface FieldError {
 export interface Strategy {
   /** Fill defaults on create and update (mutates obj); old is the stored object on update. */
   defaults?(obj: KubeObject, old?: KubeObject): void;
+  /** Create-time fields taken from the requesting user (a CSR's spec.username, groups ...). */
+  prepareCreate?(obj: KubeObject, user: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }): void;
+  /** Type rules for an update of the main resource or a sub-resource, after the generic merge (a CSR's /approval and /status). */
+  prepareUpdate?(next: KubeObject, old: KubeObject, subresource: string): FieldError[];
   /** Extra semantic validation beyond the schema. */
   validate?(obj: KubeObject, old?: KubeObject): FieldError[];
   /** Name validation: 'subdomain' (default) or 'label' (DNS-1123 label), or 'path' (path segment only). */

@@ -33,7 +33,7 @@ function options(s: RequestScope, subresource: string) {
     now: nowTimestamp(),
     subresource: subresource || undefined,
     zeroStructs: !s.type.custom,
-    ignoredFields: subresource === 'status' ? NON_STATUS_FIELDS : hasStatus ? STATUS_FIELDS : undefined,
+    ignoredFields: subresource === 'status' || subresource === 'approval' ? NON_STATUS_FIELDS : hasStatus ? STATUS_FIELDS : undefined,
   };
 }
 

@@ -42,6 +42,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   s.rs.prepareCreate(obj, ns);
   dedupOwnerReferences(s, obj);
   s.type.strategy.defaults?.(obj);
+  s.type.strategy.prepareCreate?.(obj, userInfoJson(s.userInfo));
   trackUpdate(s, undefined, obj, '');
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, userInfo: userInfoJson(s.userInfo), warnings: s.warnings };
   await deps.admission.admit(attrs);

@@ -1,0 +1,205 @@
+// Static cost estimation of CRD validation rules, as upstream's apiextensions validation does with cel-go's
+// estimator: the worst-case cost of an expression follows the declared sizes (maxItems, maxProperties, maxLength)
+// and, where a size is not declared, the most a 3 MiB request could hold. A rule whose cost (times how often it
+// can run: the product of its ancestors' list/map sizes) exceeds 10^7 is Forbidden, and so is a schema whose rules
+// together exceed 10^8. The model follows cel-go's checker/cost.go for the common operations (comprehension
+// macros multiply by the range size; string traversal costs 0.1 per byte, regex matching 0.25 per pattern byte).
+import type { SchemaNode } from './schema/types.js';
+
+/** apiextensions-apiserver StaticEstimatedCostLimit (per expression) and StaticEstimatedCRDCostLimit (per schema). */
+export const PER_RULE_COST_LIMIT = 10_000_000;
+export const PER_CRD_COST_LIMIT = 100_000_000;
+/** apiserver's maxRequestSizeBytes, the bound of any undeclared size. */
+const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+const STRING_TRAVERSAL = 0.1;
+const REGEX_FACTOR = 0.25;
+
+interface Node {
+  op: string;
+  args: unknown;
+}
+
+/** What the estimator knows of a value: its schema (when it comes from self) and its maximum size. */
+interface Val {
+  schema?: SchemaNode;
+  /** elements, entries or bytes */
+  size: number;
+}
+
+const UNKNOWN: Val = { size: 1 };
+
+/** Least serialized size of a value of this schema (upstream estimateMinSizeJSON). */
+function minSize(s: SchemaNode | undefined): number {
+  if (!s) return 1;
+  switch (s.type) {
+    case 'string':
+      return 2; // ""
+    case 'boolean':
+      return 4; // true
+    case 'integer':
+    case 'number':
+      return 1;
+    default:
+      return 2; // {} or []
+  }
+}
+
+/** The most elements (arrays), entries (maps) or bytes (strings) a value of this schema can have. */
+export function maxSize(s: SchemaNode | undefined): number {
+  if (!s) return 1;
+  const room = MAX_REQUEST_BYTES - 2;
+  if (s.type === 'array') return s.maxItems ?? Math.floor(room / (minSize(s.items) + 1));
+  if (s.type === 'string') return s.maxLength ?? room;
+  if (s.type === 'object' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object')
+    return s.maxProperties ?? Math.floor(room / (minSize(s.additionalProperties as SchemaNode) + 4)); // "":v,
+  return 1;
+}
+
+function valOf(s: SchemaNode | undefined): Val {
+  return s ? { schema: s, size: maxSize(s) } : UNKNOWN;
+}
+
+function elementSchema(s: SchemaNode | undefined): SchemaNode | undefined {
+  if (!s) return undefined;
+  if (s.type === 'array') return s.items;
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') return s.additionalProperties as SchemaNode;
+  return undefined;
+}
+
+type Scope = Map<string, Val>;
+
+const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'replace', 'split', 'join', 'substring']);
+
+function isNode(v: unknown): v is Node {
+  return !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
+}
+
+/** Worst-case cost of a node and what it yields. */
+function est(n: unknown, scope: Scope): { cost: number; val: Val } {
+  if (!isNode(n)) return { cost: 0, val: UNKNOWN };
+  const a = n.args as unknown[];
+  switch (n.op) {
+    case 'value':
+      return { cost: 0, val: typeof n.args === 'string' ? { size: n.args.length } : UNKNOWN };
+    case 'id':
+      return { cost: 1, val: scope.get(String(n.args)) ?? UNKNOWN };
+    case '.':
+    case '.?': {
+      const t = est(a[0], scope);
+      const s = t.val.schema;
+      const child = s?.properties?.[String(a[1])] ?? elementSchema(s);
+      return { cost: t.cost + 1, val: valOf(child) };
+    }
+    case '[]':
+    case '[?]': {
+      const t = est(a[0], scope);
+      const i = est(a[1], scope);
+      return { cost: t.cost + i.cost + 1, val: valOf(elementSchema(t.val.schema)) };
+    }
+    case 'list': {
+      let cost = 10; // cel-go: list creation
+      for (const x of a) cost += est(x, scope).cost;
+      return { cost, val: { size: a.length } };
+    }
+    case 'map': {
+      let cost = 30; // cel-go: map creation
+      for (const pair of a as unknown[][]) for (const x of pair) cost += est(x, scope).cost;
+      return { cost, val: { size: a.length } };
+    }
+    case '?:': {
+      const c = est(a[0], scope);
+      const t = est(a[1], scope);
+      const f = est(a[2], scope);
+      return { cost: c.cost + Math.max(t.cost, f.cost), val: t.cost >= f.cost ? t.val : f.val };
+    }
+    case '!_':
+    case '-_':
+      return { cost: est(n.args, scope).cost + 1, val: UNKNOWN };
+    case '&&':
+    case '||':
+      return { cost: est(a[0], scope).cost + est(a[1], scope).cost, val: UNKNOWN };
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const l = est(a[0], scope);
+      const r = est(a[1], scope);
+      // string and list comparisons traverse the shorter operand
+      const traverse = l.val.schema?.type === 'string' || r.val.schema?.type === 'string' ? Math.ceil(Math.min(l.val.size, r.val.size) * STRING_TRAVERSAL) : 0;
+      return { cost: l.cost + r.cost + 1 + traverse, val: UNKNOWN };
+    }
+    case '+': {
+      const l = est(a[0], scope);
+      const r = est(a[1], scope);
+      const size = l.val.size + r.val.size;
+      const strings = l.val.schema?.type === 'string' || r.val.schema?.type === 'string';
+      return { cost: l.cost + r.cost + 1 + (strings ? Math.ceil(size * STRING_TRAVERSAL) : 0), val: { size, ...(strings ? { schema: { type: 'string' } as SchemaNode } : {}) } };
+    }
+    case 'in': {
+      const l = est(a[0], scope);
+      const r = est(a[1], scope);
+      const isList = r.val.schema?.type === 'array';
+      return { cost: l.cost + r.cost + 1 + (isList ? r.val.size : 0), val: UNKNOWN };
+    }
+    case 'call': {
+      const [fn, args] = a as [string, unknown[]];
+      let cost = 1;
+      let first: Val | undefined;
+      for (const x of args) {
+        const e = est(x, scope);
+        cost += e.cost;
+        first ??= e.val;
+      }
+      if (fn === 'has' || fn === 'size' || fn === 'int' || fn === 'string' || fn === 'double' || fn === 'bool') return { cost, val: UNKNOWN };
+      return { cost: cost + (first?.schema?.type === 'string' ? Math.ceil(first.size * STRING_TRAVERSAL) : 0), val: UNKNOWN };
+    }
+    case 'rcall': {
+      const [fn, target, args] = a as [string, unknown, unknown[]];
+      const t = est(target, scope);
+      if (MACROS.has(fn) && args.length === 2 && isNode(args[0]) && args[0].op === 'id') {
+        // comprehension: range cost, then per element the predicate and the accumulator step
+        const inner = new Map(scope);
+        const isMap = t.val.schema?.type === 'object';
+        inner.set(String(args[0].args), isMap ? { schema: { type: 'string' } as SchemaNode, size: MAX_REQUEST_BYTES - 2 } : valOf(elementSchema(t.val.schema)));
+        const body = est(args[1], inner);
+        const step = fn === 'map' || fn === 'filter' ? 2 + 10 : 3; // the accumulated list grows (map, filter)
+        return { cost: t.cost + 1 + t.val.size * (body.cost + step), val: fn === 'map' || fn === 'filter' ? { schema: t.val.schema, size: t.val.size } : UNKNOWN };
+      }
+      let cost = t.cost + 1;
+      const argVals: Val[] = [];
+      for (const x of args) {
+        const e = est(x, scope);
+        cost += e.cost;
+        argVals.push(e.val);
+      }
+      if (fn === 'matches') {
+        const pattern = argVals[0]?.size ?? 1;
+        cost += Math.ceil((1 + t.val.size) * STRING_TRAVERSAL) * Math.ceil(pattern * REGEX_FACTOR);
+      } else if (TRAVERSE.has(fn)) cost += Math.ceil(t.val.size * STRING_TRAVERSAL);
+      else if (fn === 'isSorted' || fn === 'sum' || fn === 'min' || fn === 'max' || fn === 'indexOf' || fn === 'lastIndexOf') cost += t.val.size;
+      return { cost, val: UNKNOWN };
+    }
+    default: {
+      // arithmetic and anything else: the operands plus one
+      let cost = 1;
+      for (const x of Array.isArray(a) ? a : [n.args]) cost += est(x, scope).cost;
+      return { cost, val: UNKNOWN };
+    }
+  }
+}
+
+/** Worst-case cost of one compiled rule evaluated against a value of `schema` (self, and oldSelf alike). */
+export function ruleCost(ast: unknown, schema: SchemaNode): number {
+  const self = valOf(schema);
+  return est(ast, new Map([['self', self], ['oldSelf', self]])).cost;
+}
+
+/** upstream getCostErrorMessage */
+export function costErrorMessage(what: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const f = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${what} exceeds budget by factor of ${f} (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
