@@ -19,7 +19,8 @@ interface Count {
   error?: boolean;
 }
 
-const COUNT_CONCURRENCY = 6;
+// half the browser's six connections per host: discovery and edits must not queue behind the counts
+const COUNT_CONCURRENCY = 3;
 const COUNT_REFRESH_MS = 10_000;
 
 async function countOf(r: ApiResource, namespace: string, signal: AbortSignal): Promise<Count> {
