@@ -7,13 +7,16 @@ import { startServer } from '../src/server/app.js';
 import { parseFeatureGates } from '../src/server/features.js';
 import { formatReport, prepareFuzzServer, runFuzz } from '../test/fuzz/run.js';
 import { Wire } from '../test/fuzz/wire.js';
+import { API_SERVER_CONTROLLERS } from '../test/helpers/server.js';
 
 const CASES = Number(process.env.BENCH_FUZZ_CASES ?? 100_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 
 export async function benchFuzz(): Promise<void> {
   const server = await startServer(
-    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, featureGates: parseFeatureGates('CBORServingAndStorage=true') },
+    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, featureGates: parseFeatureGates('CBORServingAndStorage=true'),
+      // a plain API server, as the fuzz test uses: workload controllers' own writes would read as changes by rejected requests
+      controllers: API_SERVER_CONTROLLERS },
     { log: () => {} },
   );
   try {
