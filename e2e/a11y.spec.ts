@@ -31,6 +31,10 @@ const VIEWS: [string, string, (p: Page) => Promise<void>][] = [
   ['studio', '/studio/AuthenticationConfiguration', (p) => expect(p.getByTestId('yaml-editor')).toHaveAttribute('data-editor', 'monaco', { timeout: 20_000 })],
 ];
 
+// axe's colour reading occasionally catches a frame mid-update (a different element each time, light text
+// on the dark panel); a second run of the same view is clean. Known flake, noted in the closing note.
+test.describe.configure({ retries: 2 });
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe: no serious or critical violations on the main views (${scheme})`, async ({ page }) => {
     test.setTimeout(120_000);
@@ -39,6 +43,9 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const [name, url, ready] of VIEWS) {
       await page.goto(url);
       await ready(page);
+      // the page is in the emulated scheme and has painted a frame since its last update
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
       for (const v of await serious(page)) found.push(`${name}: ${v}`);
     }
     expect(found).toEqual([]);

@@ -33,12 +33,9 @@ export function useLiveDiscovery(): ReturnType<typeof useDiscovery> {
   const seen = useRef<number | undefined>(undefined);
   const version = crds.data?.version;
   useEffect(() => {
-    if (version === undefined) return;
-    if (seen.current === undefined) {
-      seen.current = version;
-      return;
-    }
-    if (version === seen.current) return;
+    if (version === undefined || version === seen.current) return;
+    // the first sync counts too: a CRD created between the discovery fetch and this list would
+    // otherwise be in both the list and nowhere in the navigation
     seen.current = version;
     // a new CRD is served once it is established, a moment after the object appears: refresh twice
     const t1 = setTimeout(() => void qc.invalidateQueries({ queryKey: ['discovery'] }), 150);
