@@ -1,6 +1,7 @@
 // Command-line flags. Names mirror kube-apiserver where one exists.
 import { parseFeatureGates, type FeatureGates } from './features.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './http/inflight.js';
+import { parseDuration as parseGoDuration } from '../config/formats.js';
 import { DEFAULT_ACCEPT_HOSTS, DEFAULT_REJECT_PATHS, isLoopback, parsePatternList } from './http/request-guard.js';
 
 export type StoreKind = 'memory' | 'sqlite' | 'etcd';
@@ -248,18 +249,9 @@ function parseBool(v: string, name: string): boolean {
   throw new FlagError(`invalid boolean "${v}" for --${name}`);
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
 /** Go-style durations: 300ms, 5s, 5m, 1h30m; a bare 0 is allowed. */
 export function parseDuration(v: string, name = 'duration'): number {
-  if (v === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(v); m; m = re.exec(v)) {
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  if (matched !== v.length || v.length === 0) throw new FlagError(`invalid duration "${v}" for --${name}`);
-  return total;
+  const ms = parseGoDuration(v);
+  if (ms === undefined || ms < 0) throw new FlagError(`invalid duration "${v}" for --${name}`);
+  return ms;
 }

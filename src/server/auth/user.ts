@@ -29,6 +29,14 @@ export function localAdmin(): UserInfo {
   return { name: SYSTEM_ADMIN, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} };
 }
 
+/**
+ * The identity of the server's own in-process components (controllers, bootstrap writers): like upstream's
+ * components on their loopback credentials, they are not subject to authorization.
+ */
+export function serverComponent(name: string): UserInfo {
+  return { name, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} };
+}
+
 /** Adds system:authenticated to an authenticated user unless present (upstream AuthenticatedGroupAdder). */
 export function withAuthenticatedGroup(u: UserInfo): UserInfo {
   if (u.name === ANONYMOUS_USER || u.groups.includes(ALL_AUTHENTICATED) || u.groups.includes(ALL_UNAUTHENTICATED)) return u;

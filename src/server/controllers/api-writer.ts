@@ -1,7 +1,7 @@
 // Writes of the simulated cluster components (kube-controller-manager, kube-scheduler, kubelet) through the same
 // create/update/delete paths as HTTP writes: defaulting, validation, admission, and managedFields recorded under
 // the component's field manager, as upstream components are ordinary API clients.
-import { ALL_AUTHENTICATED, SYSTEM_MASTERS } from '../auth/user.js';
+import { serverComponent } from '../auth/user.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../../api/status.js';
 import { parseFeatureGates } from '../features.js';
@@ -66,8 +66,7 @@ export class ApiWriter {
       warnings: [],
       pretty: false,
       user: this.component.user,
-      // controllers act for the server itself, as upstream's components with their loopback credentials
-      userInfo: { name: this.component.user, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} },
+      userInfo: serverComponent(this.component.user),
       signal: new AbortController().signal,
     };
   }

@@ -2,7 +2,7 @@
 // POST: defaults, managedFields, admission (namespace lifecycle included) and validation all apply.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../../api/status.js';
-import { ALL_AUTHENTICATED, SYSTEM_MASTERS } from '../auth/user.js';
+import { serverComponent } from '../auth/user.js';
 import { resourceStoreFor, type ApiDeps } from '../http/api-handler.js';
 import { requestInfo } from '../http/request-info.js';
 import type { RequestScope } from '../http/scope.js';
@@ -28,8 +28,7 @@ export function internalScope(deps: ApiDeps, type: ResourceType, namespace: stri
     warnings: [],
     pretty: false,
     user: `system:${manager}`,
-    // in-process writers act for the server itself, as the loopback client of upstream's components
-    userInfo: { name: `system:${manager}`, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} },
+    userInfo: serverComponent(`system:${manager}`),
     signal,
   };
 }

@@ -3,22 +3,8 @@
 // `?timeout=`; past it a 504 Timeout Status if nothing was written yet, otherwise the connection is cut.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
+import { parseDuration as parseGoDuration } from '../../config/formats.js';
 import { writeError } from './respond.js';
-
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A Go duration (`32s`, `1m30s`, `500ms`); undefined when malformed. */
-export function parseGoDuration(v: string): number | undefined {
-  if (v === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let at = 0;
-  for (let m = re.exec(v); m; m = re.exec(v)) {
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    at = re.lastIndex;
-  }
-  return at === v.length && v.length > 0 && Number.isFinite(total) ? total : undefined;
-}
 
 export interface Deadline {
   clear(): void;

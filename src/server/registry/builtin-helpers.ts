@@ -199,3 +199,29 @@ export function podTemplateColumns(templatePath: (o: KubeObject) => Obj, selecto
 export function orNone(s: string): string {
   return s === '' ? '<none>' : s;
 }
+
+/**
+ * A virtual, create-only review kind (TokenReview, SubjectAccessReview, ...): nothing is stored; the REST
+ * layer routes its POST to the group's handler. `schemaPackage` is the upstream definition prefix.
+ */
+export function reviewType(group: string, schemaPackage: string, kind: string, plural: string, scope: Scope = 'Cluster'): ResourceType {
+  const schemaRef = `io.k8s.api.${schemaPackage}.${kind}`;
+  return {
+    group,
+    version: 'v1',
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [],
+    categories: [],
+    scope,
+    verbs: ['create'],
+    subresources: [],
+    schema: builtinSchemas.get(schemaRef),
+    schemaRef,
+    strategy: {},
+    custom: false,
+    served: true,
+  };
+}
