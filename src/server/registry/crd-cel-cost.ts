@@ -4,6 +4,7 @@
 // can run: the product of its ancestors' list/map sizes) exceeds 10^7 is Forbidden, and so is a schema whose rules
 // together exceed 10^8. The model follows cel-go's checker/cost.go for the common operations (comprehension
 // macros multiply by the range size; string traversal costs 0.1 per byte, regex matching 0.25 per pattern byte).
+import { FORMATS } from '../cel/format.js';
 import type { SchemaNode } from './schema/types.js';
 
 /** apiextensions-apiserver StaticEstimatedCostLimit (per expression) and StaticEstimatedCRDCostLimit (per schema). */
@@ -68,8 +69,15 @@ function elementSchema(s: SchemaNode | undefined): SchemaNode | undefined {
 
 type Scope = Map<string, Val>;
 
+/** format.<name>() as the receiver of validate (format.named(...).value() is charged at the largest pattern). */
+function isFormat(n: unknown): boolean {
+  return isNode(n) && n.op === 'rcall' && isNode((n.args as unknown[])[1]) && ((n.args as unknown[])[1] as Node).op === 'id' && ((n.args as unknown[])[1] as Node).args === 'format';
+}
+const MAX_REGEX_SIZE = Math.max(...[...FORMATS.values()].map((f) => f.maxRegexSize));
+
+const LIST_TRAVERSE = new Set(['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf']);
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
-const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'replace', 'split', 'join', 'substring']);
+const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'substring']);
 
 function isNode(v: unknown): v is Node {
   return !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
@@ -175,11 +183,24 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         cost += e.cost;
         argVals.push(e.val);
       }
-      if (fn === 'matches') {
+      if (fn === 'matches' || fn === 'find' || fn === 'findAll') {
+        // the regex library is charged as matches: (string + 1) traversal times a quarter of the pattern
         const pattern = argVals[0]?.size ?? 1;
         cost += Math.ceil((1 + t.val.size) * STRING_TRAVERSAL) * Math.ceil(pattern * REGEX_FACTOR);
-      } else if (TRAVERSE.has(fn)) cost += Math.ceil(t.val.size * STRING_TRAVERSAL);
-      else if (fn === 'isSorted' || fn === 'sum' || fn === 'min' || fn === 'max' || fn === 'indexOf' || fn === 'lastIndexOf') cost += t.val.size;
+      } else if (fn === 'validate') {
+        // format.<name>().validate(s): a regex match of the format's pattern over s (upstream MaxRegexSize);
+        // a format chosen at run time (format.named) is charged at the largest pattern
+        const f = isFormat(target) ? FORMATS.get(String((target as { args: unknown[] }).args[0])) : undefined;
+        const str = argVals[0]?.size ?? 1;
+        cost += Math.ceil((1 + str) * STRING_TRAVERSAL) * Math.ceil((f?.maxRegexSize ?? MAX_REGEX_SIZE) * REGEX_FACTOR);
+      } else if ((fn === 'contains' || fn === 'equivalent' || fn === 'intersects') && isNode(target) && target.op === 'id' && target.args === 'sets')
+        cost += (argVals[0]?.size ?? 1) * (argVals[1]?.size ?? 1); // cel-go sets: each element of one list against the other
+      else if (LIST_TRAVERSE.has(fn) && t.val.schema?.type === 'array') {
+        // lists library: one comparison per element, plus traversing string elements (upstream cost.go)
+        const el = t.val.schema.items;
+        cost += t.val.size * (1 + (el?.type === 'string' ? Math.ceil(maxSize(el) * STRING_TRAVERSAL) : 0));
+      } else if (fn === 'replace' || fn === 'split') cost += Math.ceil(t.val.size * 2 * STRING_TRAVERSAL); // traversal plus the result
+      else if (TRAVERSE.has(fn)) cost += Math.ceil(t.val.size * STRING_TRAVERSAL);
       return { cost, val: UNKNOWN };
     }
     default: {

@@ -2,8 +2,8 @@
 // create/update of its custom resources with `self` (and `oldSelf` for transition rules), as upstream's
 // apiextensions-apiserver does (pkg/apiserver/schema/cel). The engine is @marcbachmann/cel-js.
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
+import { installKubernetesLibraries } from '../cel/library.js';
 import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
-import { isValidQuantity, parseQuantity } from './schema/quantity.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
 
@@ -46,64 +46,6 @@ export function celType(s: SchemaNode | undefined): string {
   }
 }
 
-// ---- the Kubernetes CEL libraries (the commonly used parts of list, string, regex and quantity) ----
-
-function quantityOf(s: string): number {
-  if (!isValidQuantity(s)) throw new Error(`invalid quantity: ${s}`);
-  return parseQuantity(s);
-}
-
-class Quantity {
-  constructor(readonly text: string, readonly value: number) {}
-}
-
-const toNum = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : Number(v));
-
-function installLibraries(env: Environment): void {
-  // cel-js already provides some of these (e.g. lowerAscii): keep its own and add what is missing
-  const add = (signature: string, handler: (...args: never[]) => unknown) => {
-    try {
-      env.registerFunction(signature, handler as (...args: unknown[]) => unknown);
-    } catch {
-      // an existing overload with this signature
-    }
-  };
-  try {
-    env.registerType('Quantity', Quantity);
-  } catch {
-    // registered already
-  }
-  add('string.lowerAscii(): string', (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase()));
-  add('string.upperAscii(): string', (s: string) => s.replace(/[a-z]/g, (c) => c.toUpperCase()));
-  add('string.trim(): string', (s: string) => s.trim());
-  add('string.replace(string, string): string', (s: string, a: string, b: string) => s.split(a).join(b));
-  add('string.split(string): list<string>', (s: string, sep: string) => s.split(sep));
-  add('string.find(string): string', (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? '');
-  add('string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]));
-  add('list<dyn>.isSorted(): bool', (l: unknown[]) => l.every((v, i) => i === 0 || (l[i - 1] as number) <= (v as number)));
-  add('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
-  add('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0));
-  add('list<int>.min(): int', (l: bigint[]) => {
-    if (!l.length) throw new Error('min called on empty list');
-    return l.reduce((a, b) => (b < a ? b : a));
-  });
-  add('list<int>.max(): int', (l: bigint[]) => {
-    if (!l.length) throw new Error('max called on empty list');
-    return l.reduce((a, b) => (b > a ? b : a));
-  });
-  add('isQuantity(string): bool', (s: string) => isValidQuantity(s));
-  add('quantity(string): Quantity', (s: string) => new Quantity(s, quantityOf(s)));
-  add('Quantity.isGreaterThan(Quantity): bool', (a: Quantity, b: Quantity) => a.value > b.value);
-  add('Quantity.isLessThan(Quantity): bool', (a: Quantity, b: Quantity) => a.value < b.value);
-  add('Quantity.compareTo(Quantity): int', (a: Quantity, b: Quantity) => BigInt(Math.sign(a.value - b.value)));
-  add('Quantity.asInteger(): int', (a: Quantity) => {
-    if (!Number.isInteger(a.value)) throw new Error('cannot convert value to integer');
-    return BigInt(a.value);
-  });
-  add('Quantity.asApproximateFloat(): double', (a: Quantity) => toNum(a.value));
-  add('Quantity.isInteger(): bool', (a: Quantity) => Number.isInteger(a.value));
-}
-
 const environments = new Map<string, Environment>();
 
 /** An environment with `self` and `oldSelf` of one CEL type; built once per type. */
@@ -112,7 +54,7 @@ function environmentFor(type: string, optionalOldSelf: boolean): Environment {
   let env = environments.get(key);
   if (env) return env;
   env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: LIMITS });
-  installLibraries(env);
+  installKubernetesLibraries(env);
   env.registerVariable('self', type);
   env.registerVariable('oldSelf', optionalOldSelf ? `optional<${type}>` : type);
   environments.set(key, env);

@@ -4,7 +4,7 @@ import { evaluateRules, hasRules, validateRules } from './crd-cel.js';
 import { ageSince } from './age.js';
 import { ALL_VERBS, type Obj, arr, obj, str } from './builtin-helpers.js';
 import { type CompiledJSONPath, checkJSONPath, compileJSONPath, firstJSONPath } from './jsonpath.js';
-import { dns1123SubdomainErrors } from './meta-validation.js';
+import { dns1035LabelErrors as dns1035Errors, dns1123SubdomainErrors } from './meta-validation.js';
 import { canonicalGroup } from './names.js';
 import { applySchemaDefaults } from './schema/defaults.js';
 import * as fe from './schema/field-errors.js';
@@ -12,19 +12,9 @@ import { builtinSchemas } from './schema/registry.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError, KubeObject, ResourceType, Strategy, SubresourceDef, TableColumn } from './types.js';
 
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MSG =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 const SCHEMA_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-
-function dns1035Errors(v: string): string[] {
-  const out: string[] = [];
-  if (v.length > 63) out.push('must be no more than 63 characters');
-  if (!DNS1035.test(v)) out.push(DNS1035_MSG);
-  return out;
-}
 
 interface CrdVersion {
   name?: string;

@@ -26,6 +26,18 @@ export function dns1123SubdomainErrors(v: string): string[] {
   return out;
 }
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+export function dns1035LabelErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 63) out.push('must be no more than 63 characters');
+  if (!DNS1035_LABEL.test(v))
+    out.push(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    );
+  return out;
+}
+
 export function pathSegmentErrors(v: string): string[] {
   if (v === '.' || v === '..') return [`may not be '${v}'`];
   if (v.includes('/')) return [`may not contain '/'`];
