@@ -2,6 +2,7 @@
 // object, oldObject, request, params, namespaceObject, variables and authorizer, as upstream's
 // k8s.io/apiserver/pkg/admission/plugin/cel. Integers are CEL ints (bigint) as in upstream's conversion.
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { installKubernetesLibraries } from '../cel/library.js';
 
 /** Attributes an authorizer decides on (a SubjectAccessReview's resource or non-resource attributes). */
 export interface AuthorizerAttributes {
@@ -77,6 +78,8 @@ function environment(): Environment {
 export function baseEnvironment(): Environment {
   if (base) return base;
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+  // upstream's base environment (the same libraries as CRD rules), plus the authorizer library of admission
+  installKubernetesLibraries(env);
   env.registerType('Authorizer', { ctor: CelAuthorizer, fields: { requestResource: 'ResourceCheck' } });
   env.registerType('GroupCheck', { ctor: GroupCheck, fields: {} });
   env.registerType('ResourceCheck', { ctor: ResourceCheck, fields: {} });
