@@ -120,7 +120,15 @@ const TABLE: Record<string, Case[]> = {
     { rule: 'self.trim() == "x"', ok: '  x ', bad: ' y ' },
     { rule: 'self.split(",").join("+") == "a+b"', ok: 'a,b', bad: 'a;b' },
     { rule: 'strings.quote(self) == "\\"a\\\\tb\\""', ok: 'a\tb', bad: 'ab' },
+    {
+      rule: 'self.size() < 3',
+      messageExpression: '"%s: %d chars, %.2f%%, %x, %X, %o, %b, %e, %s".format([self, size(self), 12.5, 255, 255, 8, 5, 1500.0, [1, "a"]])',
+      ok: 'ab',
+      bad: 'abc',
+      message: 'abc: 3 chars, 12.50%, ff, FF, 10, 101, 1.500000e+03, [1, "a"]',
+    },
   ],
+  optional: [{ rule: 'optional.ofNonZeroValue(self).hasValue()', ok: 'a', bad: '' }],
   ip: [
     { rule: 'isIP(self)', ok: '10.0.0.1', bad: '10.0.0.256' },
     { rule: 'ip(self).family() == 6', ok: '2001:db8::1', bad: '10.0.0.1' },

@@ -6,6 +6,7 @@
 // way cel-js itself declares optional.of/none.
 import { type Environment, Optional } from '@marcbachmann/cel-js';
 import { FORMATS, NamedFormat } from './format.js';
+import { formatString } from './string-format.js';
 import { CIDR, IP, isCIDR, isGlobalUnicast, isIP, isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseCIDR, parseIP } from './net.js';
 import { Quantity, compareQuantities, isQuantity, parseQuantityValue } from './quantity.js';
 import { URLValue, isURL, parseURL } from './url.js';
@@ -43,6 +44,16 @@ function celEquals(a: unknown, b: unknown): boolean {
     return ea.length === mb.size && ea.every(([k, v]) => mb.has(k) && celEquals(v, mb.get(k)));
   }
   return a === b;
+}
+
+function isZero(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === '' || v === 0 || v === 0n) return true;
+  if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
+  if (v instanceof Map) return v.size === 0;
+  if (v instanceof Date) return v.getTime() === 0;
+  if (typeof v === 'object' && v.constructor === Object) return Object.keys(v).length === 0;
+  if (typeof v === 'object' && typeof (v as { valueOf(): unknown }).valueOf() !== 'object') return isZero((v as { valueOf(): unknown }).valueOf());
+  return false;
 }
 
 /** Go's strconv.Quote of a string (cel-go strings.quote). */
@@ -103,6 +114,7 @@ function strings(fn: (sig: string, h: Handler) => void): void {
   fn('string.replace(string, string): string', (s: string, a: string, b: string) => replace(s, a, b, -1n));
   fn('string.replace(string, string, int): string', replace);
   fn('StringsNamespace.quote(string): string', (_: unknown, s: string) => goQuote(s));
+  fn('string.format(list<dyn>): string', formatString);
   // Kubernetes regex library
   fn('string.find(string): string', (s: string, re: string) => regex(re).exec(s)?.[0] ?? '');
   fn('string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(regex(re, true))].map((m) => m[0]));
@@ -232,6 +244,8 @@ export function installKubernetesLibraries(env: Environment): void {
   urls(fn);
   network(fn);
   formats(fn);
+  // cel-go's optional library: optional.ofNonZeroValue (none for the type's zero value)
+  env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_: unknown, v: unknown) => (isZero(v) ? Optional.none() : Optional.of(v)));
   // equality of the library's value types, as upstream's types implement Equal
   env.registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: Quantity, b: Quantity) => a.nanos === b.nanos);
   env.registerOperator('net.IP == net.IP', (a: IP, b: IP) => a.toString() === b.toString());
