@@ -26,6 +26,14 @@ describe('compileCel', () => {
     expect(compileCel('matchCondition', 'claims.a == 1')).toMatchObject({ ok: false, message: 'compilation failed: ERROR: <input>:1:1: Unknown variable: claims' });
   });
 
+  test('the Kubernetes libraries of upstream\'s base environment are available', () => {
+    const url = compileCel('claimMappingString', "url(claims.iss).getHostname() + '/' + claims.email.split('@')[0].lowerAscii()");
+    expect(url).toMatchObject({ ok: true, type: 'string' });
+    if (url.ok) expect(url.program({ claims: { iss: 'https://issuer.example.com:8443/x', email: 'Ann@example.com' } })).toBe('issuer.example.com/ann');
+    expect(compileCel('claimValidation', "!format.dns1123Label().validate(claims.sub).hasValue() && sets.contains(claims.groups, ['dev'])")).toMatchObject({ ok: true, type: 'bool' });
+    expect(compileCel('matchCondition', "cidr('10.0.0.0/8').containsIP(request.extra['ip'][0])")).toMatchObject({ ok: true, type: 'bool' });
+  });
+
   test('errors carry the position inside the expression', () => {
     const r = compileCel('claimValidation', 'claims.a == 1 &&\n  claims.b +');
     expect(r).toMatchObject({ ok: false, message: 'compilation failed: ERROR: <input>:2:13: Unexpected token: EOF', range: { start: 29, end: 29 } });

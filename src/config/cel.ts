@@ -5,6 +5,7 @@
 //   request - a SubjectAccessReview v1 spec for authorization webhook match conditions.
 
 import { Environment, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
+import { installKubernetesLibraries } from '../server/cel/library.js';
 
 export type CelVariable = 'claims' | 'user' | 'request';
 
@@ -67,6 +68,8 @@ export function celEnvironment(variable: CelVariable): Environment {
   if (env) return env;
   // Kubernetes' CEL environments allow mixed list and map literals (they become list(dyn)).
   env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+  // upstream compiles these with its base environment: the Kubernetes libraries (url, quantity, ip, format, ...)
+  installKubernetesLibraries(env);
   switch (variable) {
     case 'claims':
       env.registerVariable('claims', 'map<string, dyn>', { description: 'Claims of the token being authenticated.' });
