@@ -128,6 +128,17 @@ const TABLE: Record<string, Case[]> = {
       message: 'abc: 3 chars, 12.50%, ff, FF, 10, 101, 1.500000e+03, [1, "a"]',
     },
   ],
+  semver: [
+    { rule: 'isSemver(self)', ok: '1.2.3-rc.1+build.5', bad: 'v1.2.3' },
+    { rule: 'isSemver(self, true)', ok: 'v1.02', bad: '1.2-rc.1' },
+    { rule: 'semver(self).major() == 1 && semver(self).minor() == 2 && semver(self).patch() == 3', ok: '1.2.3', bad: '1.2.4' },
+    { rule: 'semver(self, true) == semver("1.2.0")', ok: 'v1.2', bad: 'v1.3' },
+    { rule: 'semver(self).isLessThan(semver("1.0.0"))', ok: '1.0.0-alpha.10', bad: '1.0.0' },
+    { rule: 'semver(self).isGreaterThan(semver("1.0.0-alpha.2"))', ok: '1.0.0-alpha.10', bad: '1.0.0-alpha.1' },
+    { rule: 'semver(self).compareTo(semver("1.0.0-beta")) == 0', ok: '1.0.0-beta+exp.sha', bad: '1.0.0-alpha' },
+    evalError('semver(self).major() >= 0', '0.1.0', '1.2', 'No Major.Minor.Patch elements found'),
+    evalError('semver(self).major() >= 0', '0.1.0', '01.2.3', 'Major number must not contain leading zeroes "01"'),
+  ],
   optional: [{ rule: 'optional.ofNonZeroValue(self).hasValue()', ok: 'a', bad: '' }],
   ip: [
     { rule: 'isIP(self)', ok: '10.0.0.1', bad: '10.0.0.256' },

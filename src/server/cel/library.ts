@@ -1,6 +1,6 @@
 // The Kubernetes CEL libraries every apiserver CEL environment carries (upstream k8s.io/apiserver/pkg/cel/environment
-// base.go): cel-go's strings (version 2) and sets extensions, and Kubernetes' lists, regex, URLs, quantity, IP, CIDR
-// and format libraries (k8s.io/apiserver/pkg/cel/library). cel-js provides the core and part of the strings
+// base.go): cel-go's strings (version 2) and sets extensions, and Kubernetes' lists, regex, URLs, quantity, IP, CIDR,
+// format and semver libraries (k8s.io/apiserver/pkg/cel/library). cel-js provides the core and part of the strings
 // extension (indexOf, lastIndexOf, substring, trim, split, join, lowerAscii, upperAscii); this adds the rest.
 // Namespaced functions (format.*, sets.*, strings.quote, ip.isCanonical) are receiver calls on a constant, the
 // way cel-js itself declares optional.of/none.
@@ -9,6 +9,7 @@ import { FORMATS, NamedFormat } from './format.js';
 import { formatString } from './string-format.js';
 import { CIDR, IP, isCIDR, isGlobalUnicast, isIP, isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseCIDR, parseIP } from './net.js';
 import { Quantity, compareQuantities, isQuantity, parseQuantityValue } from './quantity.js';
+import { Semver, normalizeAndParseSemver, parseSemver } from './semver.js';
 import { URLValue, isURL, parseURL } from './url.js';
 
 class FormatNamespace {}
@@ -205,6 +206,28 @@ function network(fn: (sig: string, h: Handler) => void): void {
   fn('net.CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits));
 }
 
+function semvers(fn: (sig: string, h: Handler) => void): void {
+  const S = 'kubernetes.Semver';
+  const valid = (parse: (s: string) => Semver) => (s: string) => {
+    try {
+      parse(s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  fn(`semver(string): ${S}`, parseSemver);
+  fn(`semver(string, bool): ${S}`, (s: string, normalize: boolean) => (normalize ? normalizeAndParseSemver(s) : parseSemver(s)));
+  fn('isSemver(string): bool', valid(parseSemver));
+  fn('isSemver(string, bool): bool', (s: string, normalize: boolean) => valid(normalize ? normalizeAndParseSemver : parseSemver)(s));
+  fn(`${S}.major(): int`, (v: Semver) => v.major);
+  fn(`${S}.minor(): int`, (v: Semver) => v.minor);
+  fn(`${S}.patch(): int`, (v: Semver) => v.patch);
+  fn(`${S}.isGreaterThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === 1);
+  fn(`${S}.isLessThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === -1);
+  fn(`${S}.compareTo(${S}): int`, (a: Semver, b: Semver) => BigInt(a.compare(b)));
+}
+
 function formats(fn: (sig: string, h: Handler) => void): void {
   const F = 'kubernetes.NamedFormat';
   for (const [name, f] of FORMATS) fn(`FormatNamespace.${name}(): ${F}`, () => f);
@@ -225,6 +248,7 @@ export function installKubernetesLibraries(env: Environment): void {
   env.registerType('net.IP', IP);
   env.registerType('net.CIDR', CIDR);
   env.registerType('kubernetes.NamedFormat', NamedFormat);
+  env.registerType('kubernetes.Semver', Semver);
   for (const [name, ctor] of [
     ['FormatNamespace', FormatNamespace],
     ['SetsNamespace', SetsNamespace],
@@ -244,10 +268,12 @@ export function installKubernetesLibraries(env: Environment): void {
   urls(fn);
   network(fn);
   formats(fn);
+  semvers(fn);
   // cel-go's optional library: optional.ofNonZeroValue (none for the type's zero value)
   env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_: unknown, v: unknown) => (isZero(v) ? Optional.none() : Optional.of(v)));
   // equality of the library's value types, as upstream's types implement Equal
   env.registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: Quantity, b: Quantity) => a.nanos === b.nanos);
   env.registerOperator('net.IP == net.IP', (a: IP, b: IP) => a.toString() === b.toString());
+  env.registerOperator('kubernetes.Semver == kubernetes.Semver', (a: Semver, b: Semver) => a.compare(b) === 0);
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.toString() === b.toString());
 }
