@@ -7,7 +7,7 @@ import type { ApiServer } from '../../src/server/app.js';
 import { eventually } from '../deletion/support.js';
 import { client, testServer } from '../helpers/server.js';
 
-type Value = string | number[] | string[];
+type Value = string | number[] | string[] | Record<string, string>;
 interface Case {
   rule: string;
   messageExpression?: string;
@@ -139,7 +139,22 @@ const TABLE: Record<string, Case[]> = {
     evalError('semver(self).major() >= 0', '0.1.0', '1.2', 'No Major.Minor.Patch elements found'),
     evalError('semver(self).major() >= 0', '0.1.0', '01.2.3', 'Major number must not contain leading zeroes "01"'),
   ],
-  optional: [{ rule: 'optional.ofNonZeroValue(self).hasValue()', ok: 'a', bad: '' }],
+  optional: [
+    { rule: 'optional.ofNonZeroValue(self).hasValue()', ok: 'a', bad: '' },
+    { rule: 'optional.of(self).optMap(s, s.size()).value() < 3', ok: 'ab', bad: 'abc' },
+    { rule: 'optional.of(self).optFlatMap(s, s == "" ? optional.none() : optional.of(s)).hasValue()', ok: 'a', bad: '' },
+  ],
+  twoVarComprehensions: [
+    { rule: 'self.all(i, v, v > i)', ok: [1, 2, 3], bad: [1, 1] },
+    { rule: 'self.exists(i, v, i == 1 && v == 7)', ok: [0, 7], bad: [7, 0] },
+    { rule: 'self.existsOne(i, v, v == 7)', ok: [7, 1], bad: [7, 7] },
+    { rule: 'self.transformList(i, v, v * i).sum() < 10', ok: [5, 2, 1], bad: [1, 5, 3] },
+    { rule: 'self.transformList(i, v, i > 0, v).size() == 1', ok: [1, 2], bad: [1, 2, 3] },
+    { rule: 'self.all(k, v, k.startsWith("app.") && v != "")', ok: { 'app.x': '1' }, bad: { 'app.x': '' } },
+    { rule: 'self.transformMap(k, v, v.size()).all(k, n, n <= 3)', ok: { a: 'abc' }, bad: { a: 'abcd' } },
+    { rule: 'self.transformMap(k, v, k != "skip", v).size() == 1', ok: { a: '1', skip: '2' }, bad: { a: '1', b: '2' } },
+    evalError('self.transformMapEntry(k, v, {v: k}).size() == self.size()', { a: 'x', b: 'y' }, { a: 'x', b: 'x' }, 'insert failed: key x already exists'),
+  ],
   ip: [
     { rule: 'isIP(self)', ok: '10.0.0.1', bad: '10.0.0.256' },
     { rule: 'ip(self).family() == 6', ok: '2001:db8::1', bad: '10.0.0.1' },
@@ -191,12 +206,14 @@ function crd(name: string, plural: string, kind: string, spec: Record<string, un
 /** Each case is one bounded property carrying its rule (a rule runs only where its value is present). */
 function propertyOf(c: (typeof CASES)[number]): Record<string, unknown> {
   const rule = { rule: c.rule, ...(c.messageExpression ? { messageExpression: c.messageExpression } : {}) };
-  const sample = Array.isArray(c.ok) ? c.ok : c.bad;
-  if (Array.isArray(c.ok) || Array.isArray(c.bad)) {
-    const items = typeof sample[0] === 'number' || (Array.isArray(c.bad) && typeof c.bad[0] === 'number') ? { type: 'integer' } : { type: 'string', maxLength: 64 };
-    return { type: 'array', maxItems: 16, items, 'x-kubernetes-validations': [rule] };
+  const validations = { 'x-kubernetes-validations': [rule] };
+  const sample = c.bad;
+  if (Array.isArray(sample)) {
+    const numbers = [...(c.ok as unknown[]), ...sample].some((x) => typeof x === 'number');
+    return { type: 'array', maxItems: 16, items: numbers ? { type: 'integer' } : { type: 'string', maxLength: 64 }, ...validations };
   }
-  return { type: 'string', maxLength: 128, 'x-kubernetes-validations': [rule] };
+  if (typeof sample === 'object') return { type: 'object', maxProperties: 16, additionalProperties: { type: 'string', maxLength: 64 }, ...validations };
+  return { type: 'string', maxLength: 128, ...validations };
 }
 
 let seq = 0;
@@ -219,7 +236,7 @@ describe('CEL libraries in CRD validation rules', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     const bad = await api.post(PATH, widget({ [c.field]: c.bad }));
     expect(bad.status).toBe(422);
-    const kind = Array.isArray(c.bad) ? 'array' : 'string';
+    const kind = Array.isArray(c.bad) ? 'array' : typeof c.bad === 'object' ? 'object' : 'string';
     expect(causes(bad)).toEqual([`spec.${c.field}: Invalid value: "${kind}": ${c.message ?? `failed rule: ${c.rule}`}`]);
   });
 });

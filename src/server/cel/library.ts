@@ -5,6 +5,7 @@
 // Namespaced functions (format.*, sets.*, strings.quote, ip.isCanonical) are receiver calls on a constant, the
 // way cel-js itself declares optional.of/none.
 import { type Environment, Optional } from '@marcbachmann/cel-js';
+import { installComprehensions } from './comprehensions.js';
 import { FORMATS, NamedFormat } from './format.js';
 import { formatString } from './string-format.js';
 import { CIDR, IP, isCIDR, isGlobalUnicast, isIP, isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseCIDR, parseIP } from './net.js';
@@ -269,6 +270,7 @@ export function installKubernetesLibraries(env: Environment): void {
   network(fn);
   formats(fn);
   semvers(fn);
+  installComprehensions(env);
   // cel-go's optional library: optional.ofNonZeroValue (none for the type's zero value)
   env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_: unknown, v: unknown) => (isZero(v) ? Optional.none() : Optional.of(v)));
   // equality of the library's value types, as upstream's types implement Equal

@@ -76,6 +76,7 @@ function isFormat(n: unknown): boolean {
 const MAX_REGEX_SIZE = Math.max(...[...FORMATS.values()].map((f) => f.maxRegexSize));
 
 const LIST_TRAVERSE = new Set(['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf']);
+const TWO_VAR = new Set(['all', 'exists', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'substring']);
 
@@ -175,6 +176,22 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         const body = est(args[1], inner);
         const step = fn === 'map' || fn === 'filter' ? 2 + 10 : 3; // the accumulated list grows (map, filter)
         return { cost: t.cost + 1 + t.val.size * (body.cost + step), val: fn === 'map' || fn === 'filter' ? { schema: t.val.schema, size: t.val.size } : UNKNOWN };
+      }
+      if (TWO_VAR.has(fn) && args.length >= 3 && isNode(args[0]) && args[0].op === 'id' && isNode(args[1]) && args[1].op === 'id') {
+        // two-variable comprehension: index (or key) and value bound, the filter and body run per element
+        const inner = new Map(scope);
+        const isMap = t.val.schema?.type === 'object';
+        inner.set(String(args[0].args), isMap ? { schema: { type: 'string' } as SchemaNode, size: MAX_REQUEST_BYTES - 2 } : UNKNOWN);
+        inner.set(String(args[1].args), valOf(elementSchema(t.val.schema)));
+        let body = 0;
+        for (const x of args.slice(2)) body += est(x, inner).cost;
+        const step = fn.startsWith('transform') ? 2 + 10 : 3;
+        return { cost: t.cost + 1 + t.val.size * (body + step), val: fn === 'transformList' ? { schema: t.val.schema, size: t.val.size } : UNKNOWN };
+      }
+      if ((fn === 'optMap' || fn === 'optFlatMap') && args.length === 2 && isNode(args[0]) && args[0].op === 'id') {
+        const inner = new Map(scope);
+        inner.set(String(args[0].args), t.val);
+        return { cost: t.cost + 1 + est(args[1], inner).cost, val: UNKNOWN };
       }
       let cost = t.cost + 1;
       const argVals: Val[] = [];
