@@ -259,7 +259,13 @@ describe('CEL library rules at CRD creation', () => {
   it('charges the regex and format libraries by the sizes they traverse', async () => {
     // an unbounded list of unbounded strings, each searched by a regex (or validated as a format): far over budget
     const unbounded = (rule: string) => ({ type: 'object', properties: { names: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule }] } } });
-    for (const [i, rule] of ['self.all(x, x.find("[a-z]+[0-9]+") != "")', 'self.all(x, !format.dns1123Subdomain().validate(x).hasValue())'].entries()) {
+    const rules = [
+      'self.all(x, x.find("[a-z]+[0-9]+") != "")',
+      'self.all(x, !format.dns1123Subdomain().validate(x).hasValue())',
+      'self.all(i, x, x.findAll("[a-z]+[0-9]+").size() > i)',
+      'sets.intersects(self, self.transformList(i, x, x.lowerAscii()))',
+    ];
+    for (const [i, rule] of rules.entries()) {
       const r = await create(`costly${i}s`, `Costly${i}`, unbounded(rule));
       expect(r.status).toBe(422);
       expect(causes(r)).toContain(
@@ -268,7 +274,9 @@ describe('CEL library rules at CRD creation', () => {
     }
     // the same rules over a bounded list of bounded strings are accepted
     const bounded = (rule: string) => ({ type: 'object', properties: { names: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 63 }, 'x-kubernetes-validations': [{ rule }] } } });
-    const ok = await create('cheaps', 'Cheap', bounded('self.all(x, x.find("[a-z]+[0-9]+") != "" && !format.dns1123Subdomain().validate(x).hasValue() && isURL(x))'));
-    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    for (const [i, rule] of [...rules, 'self.all(x, isURL(x) && isCIDR(x) && isSemver(x) && isQuantity(x))'].entries()) {
+      const ok = await create(`cheap${i}s`, `Cheap${i}`, bounded(rule));
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    }
   });
 });
