@@ -98,8 +98,9 @@ function validHost(host: string): void {
   }
   const colon = host.lastIndexOf(':');
   if (colon >= 0 && !/^:[0-9]*$/.test(host.slice(colon))) throw new URLError(`invalid port ${JSON.stringify(host.slice(colon))} after host`);
+  // Go's shouldEscape(encodeHost): ASCII outside unreserved and !$&'()*+,;=:[]<>" (or an escape) is refused
   for (const c of host.slice(0, colon < 0 ? undefined : colon))
-    if (c < ' ' || c === ' ' || '"<>\\^`{|}'.includes(c) || c.charCodeAt(0) === 0x7f) throw new URLError(`invalid character ${JSON.stringify(c)} in host name`);
+    if (c.charCodeAt(0) < 0x80 && !/[A-Za-z0-9\-._~!$&'()*+,;=:[\]<>"%]/.test(c)) throw new URLError(`invalid character ${JSON.stringify(c)} in host name`);
 }
 
 /** Go's url.ParseRequestURI (no fragment splitting: a '#' stays in the path or query, as Go does). */
