@@ -77,13 +77,16 @@ function goQuote(s: string): string {
   return `${out}"`;
 }
 
-/** An RE2 pattern as a JS RegExp (the common syntax is shared; (?i) style flags at the start are translated). */
+/**
+ * An RE2 pattern as a JS RegExp: the common syntax is shared, and leading (?ims) flags become JS flags.
+ * JS matching backtracks where RE2 is linear (as cel-js' own matches() does); the cost limits bound the inputs.
+ */
 function regex(pattern: string, global = false): RegExp {
   let flags = global ? 'gu' : 'u';
   const m = /^\(\?([ims]+)\)/.exec(pattern);
   if (m) {
     pattern = pattern.slice(m[0].length);
-    flags += [...new Set(m[1]!.replace('m', 'm'))].join('');
+    flags += [...new Set(m[1]!)].join('');
   }
   try {
     return new RegExp(pattern, flags);
