@@ -10,6 +10,8 @@ import { client, testServer } from '../helpers/server.js';
 type Value = string | number[] | string[] | Record<string, string>;
 interface Case {
   rule: string;
+  /** the rule's own message */
+  ruleMessage?: string;
   messageExpression?: string;
   ok: Value;
   bad: Value;
@@ -69,6 +71,15 @@ const TABLE: Record<string, Case[]> = {
     { rule: 'url(self).getEscapedPath() == "/a%20b"', ok: 'https://example.com/a b', bad: 'https://example.com/ab' },
     { rule: 'url(self).getQuery()["k"] == ["1", "2"]', ok: 'https://example.com/?k=1&k=2', bad: 'https://example.com/?k=1' },
     evalError('url(self).getScheme() == "https"', 'https://x.io', 'not a url', 'URL parse error during conversion from string: parse "not a url": invalid URI for request'),
+    // upstream names a failing rule by its message when it has one (ruleErrorString), trimmed
+    {
+      rule: 'url(self).getPort() == "443"',
+      ruleMessage: ' port must be 443 ',
+      ok: 'https://x.io:443',
+      bad: 'x.io',
+      message: 'URL parse error during conversion from string: parse "x.io": invalid URI for request evaluating rule: port must be 443',
+    },
+    { rule: ' isURL(self) ', ok: 'https://x.io', bad: 'x.io', message: 'failed rule: isURL(self)' },
   ],
   quantity: [
     { rule: 'isQuantity(self)', ok: '1Gi', bad: '1GB' },
@@ -205,7 +216,7 @@ function crd(name: string, plural: string, kind: string, spec: Record<string, un
 
 /** Each case is one bounded property carrying its rule (a rule runs only where its value is present). */
 function propertyOf(c: (typeof CASES)[number]): Record<string, unknown> {
-  const rule = { rule: c.rule, ...(c.messageExpression ? { messageExpression: c.messageExpression } : {}) };
+  const rule = { rule: c.rule, ...(c.messageExpression ? { messageExpression: c.messageExpression } : {}), ...(c.ruleMessage ? { message: c.ruleMessage } : {}) };
   const validations = { 'x-kubernetes-validations': [rule] };
   const sample = c.bad;
   if (Array.isArray(sample)) {

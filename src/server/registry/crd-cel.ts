@@ -202,6 +202,9 @@ function toCel(v: unknown, s: SchemaNode | undefined): unknown {
   return v;
 }
 
+/** upstream ruleErrorString: a rule is named by its message when it has one. */
+const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
+
 const typeName = (v: unknown): string =>
   Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'boolean' : 'string';
 
@@ -236,11 +239,11 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
       const field = (p + (c.rule.fieldPath ?? '')).replace(/^\./, '');
       const type = (c.rule.reason ?? 'FieldValueInvalid') as FieldError['type'];
       if (r.error !== undefined) {
-        errs.push({ type: 'FieldValueInvalid', field, detail: `Invalid value: ${JSON.stringify(typeName(v))}: ${r.error} evaluating rule: ${c.rule.rule}` });
+        errs.push({ type: 'FieldValueInvalid', field, detail: `Invalid value: ${JSON.stringify(typeName(v))}: ${r.error} evaluating rule: ${ruleErrorString(c.rule)}` });
         continue;
       }
       if (r.value) continue;
-      let message = c.rule.message || `failed rule: ${c.rule.rule}`;
+      let message = c.rule.message ? c.rule.message.trim() : `failed rule: ${ruleErrorString(c.rule)}`;
       if (c.message) {
         try {
           const m = c.message(ctx) as unknown;
