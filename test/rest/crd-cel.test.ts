@@ -110,6 +110,25 @@ describe('CRD validation rules', () => {
   });
 });
 
+describe('CRD validation rules over dynamic values', () => {
+  it('reports a call no overload matches at run time as upstream', async () => {
+    const r = await api.post(
+      CRDS,
+      crd({ type: 'object', properties: { port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self.startsWith("http")' }] } } }, 'intorstrings', 'IntOrString'),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const path = '/apis/cel.example.com/v1/namespaces/default/intorstrings';
+    await eventually(async () => expect((await api.get(path)).status).toBe(200));
+    const obj = (port: unknown) => ({ apiVersion: 'cel.example.com/v1', kind: 'IntOrString', metadata: { name: `p${String(port)}` }, spec: { port } });
+    expect((await api.post(path, obj('http-alt'))).status).toBe(201);
+    const bad = await api.post(path, obj(8080));
+    expect(bad.status).toBe(422);
+    expect(causes(bad)).toEqual([
+      `spec.port: Invalid value: "": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.startsWith("http")`,
+    ]);
+  });
+});
+
 describe('CRD validation rule cost limits', () => {
   const SPEC = 'spec.versions[0].schema.openAPIV3Schema';
   const HINT = '(try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';

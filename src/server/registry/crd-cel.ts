@@ -205,8 +205,8 @@ function toCel(v: unknown, s: SchemaNode | undefined): unknown {
 /** upstream ruleErrorString: a rule is named by its message when it has one. */
 const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
 
-const typeName = (v: unknown): string =>
-  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'boolean' : 'string';
+/** What upstream's field errors show as the invalid value: the schema's type (sts.Type; "" for int-or-string). */
+const typeName = (node: SchemaNode): string => (typeof node.type === 'string' ? node.type : '');
 
 function evalBool(p: ParseResult, ctx: Json): { value?: boolean; error?: string } {
   try {
@@ -239,7 +239,11 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
       const field = (p + (c.rule.fieldPath ?? '')).replace(/^\./, '');
       const type = (c.rule.reason ?? 'FieldValueInvalid') as FieldError['type'];
       if (r.error !== undefined) {
-        errs.push({ type: 'FieldValueInvalid', field, detail: `Invalid value: ${JSON.stringify(typeName(v))}: ${r.error} evaluating rule: ${ruleErrorString(c.rule)}` });
+        // a call no overload matches at run time (dyn values: int-or-string, preserved fields) reads as cel-go's error
+        const detail = /^found no matching overload|^no such overload/.test(r.error)
+          ? `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(c.rule)}`
+          : `${r.error} evaluating rule: ${ruleErrorString(c.rule)}`;
+        errs.push({ type: 'FieldValueInvalid', field, detail: `Invalid value: ${JSON.stringify(typeName(node))}: ${detail}` });
         continue;
       }
       if (r.value) continue;
@@ -252,7 +256,7 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
           // upstream falls back to the static message when messageExpression fails
         }
       }
-      const prefix = type === 'FieldValueForbidden' ? 'Forbidden' : type === 'FieldValueRequired' ? 'Required value' : type === 'FieldValueDuplicate' ? `Duplicate value: ${JSON.stringify(typeName(v))}` : `Invalid value: ${JSON.stringify(typeName(v))}`;
+      const prefix = type === 'FieldValueForbidden' ? 'Forbidden' : type === 'FieldValueRequired' ? 'Required value' : type === 'FieldValueDuplicate' ? `Duplicate value: ${JSON.stringify(typeName(node))}` : `Invalid value: ${JSON.stringify(typeName(node))}`;
       errs.push({ type, field, detail: `${prefix}: ${message}` });
     }
     if (Array.isArray(v) && node.items) {
