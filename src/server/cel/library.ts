@@ -12,6 +12,7 @@ import { CIDR, IP, isCIDR, isGlobalUnicast, isIP, isLinkLocalMulticast, isLinkLo
 import { Quantity, compareQuantities, isQuantity, parseQuantityValue } from './quantity.js';
 import { Semver, normalizeAndParseSemver, parseSemver } from './semver.js';
 import { URLValue, isURL, parseURL } from './url.js';
+import { compileRe2, type Re2 } from '../../api/re2.js';
 
 class FormatNamespace {}
 class SetsNamespace {}
@@ -77,19 +78,10 @@ function goQuote(s: string): string {
   return `${out}"`;
 }
 
-/**
- * An RE2 pattern as a JS RegExp: the common syntax is shared, and leading (?ims) flags become JS flags.
- * JS matching backtracks where RE2 is linear (as cel-js' own matches() does); the cost limits bound the inputs.
- */
-function regex(pattern: string, global = false): RegExp {
-  let flags = global ? 'gu' : 'u';
-  const m = /^\(\?([ims]+)\)/.exec(pattern);
-  if (m) {
-    pattern = pattern.slice(m[0].length);
-    flags += [...new Set(m[1]!)].join('');
-  }
+/** The Kubernetes regex library compiles with RE2 (linear time, Go's syntax and error text). */
+function regex(pattern: string): Re2 {
   try {
-    return new RegExp(pattern, flags);
+    return compileRe2(pattern);
   } catch (e) {
     throw new Error(`given regex is invalid: ${(e as Error).message}`);
   }
@@ -122,9 +114,9 @@ function strings(fn: (sig: string, h: Handler) => void): void {
   fn('string.format(list<dyn>): string', formatString);
   // Kubernetes regex library
   fn('string.find(string): string', (s: string, re: string) => regex(re).exec(s)?.[0] ?? '');
-  fn('string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(regex(re, true))].map((m) => m[0]));
+  fn('string.findAll(string): list<string>', (s: string, re: string) => [...regex(re).matchAll(s)].map((m) => m[0]));
   fn('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => {
-    const all = [...s.matchAll(regex(re, true))].map((m) => m[0]);
+    const all = [...regex(re).matchAll(s)].map((m) => m[0]);
     return n < 0n ? all : all.slice(0, Number(n));
   });
 }

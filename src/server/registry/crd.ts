@@ -11,6 +11,7 @@ import * as fe from './schema/field-errors.js';
 import { builtinSchemas } from './schema/registry.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError, KubeObject, ResourceType, Strategy, SubresourceDef, TableColumn } from './types.js';
+import { re2Error } from '../../api/re2.js';
 
 const SCHEMA_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -226,11 +227,9 @@ function validateStructural(s: SchemaNode, path: string, isRoot: boolean, errs: 
   if (node.additionalProperties === false) errs.push(fe.forbidden(`${path}.additionalProperties`, 'must not be false'));
   if (type === 'array' && !node.items) errs.push(fe.required(`${path}.items`, 'must be specified'));
   if (typeof node.pattern === 'string') {
-    try {
-      new RegExp(node.pattern, 'u');
-    } catch (e) {
-      errs.push(fe.invalid(`${path}.pattern`, node.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-    }
+    // upstream compiles with Go's regexp (RE2): its syntax and its error text
+    const err = re2Error(node.pattern);
+    if (err !== null) errs.push(fe.invalid(`${path}.pattern`, node.pattern, `must be a valid regular expression, but isn't: ${err}`));
   }
 
   const listType = node['x-kubernetes-list-type'] as unknown;

@@ -11,6 +11,7 @@ import type { SchemaNode } from './types.js';
 import { type SchemaRegistry, OBJECT_META, QUANTITY, definitionShortName } from './registry.js';
 import { QUANTITY_ERROR, isValidQuantity } from './quantity.js';
 import * as fe from './field-errors.js';
+import { compileRe2, type Re2 } from '../../../api/re2.js';
 
 export interface ValidateOptions {
   /** Remove unknown fields from the object (they are reported either way). */
@@ -56,7 +57,6 @@ const ROOT_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const BASE64_CHAR = /[A-Za-z0-9+/=\r\n]/;
-const patternCache = new Map<string, RegExp | null>();
 
 export function validateObject(obj: unknown, root: SchemaNode, reg: SchemaRegistry, opts: ValidateOptions): ValidateResult {
   const ctx: Ctx = {
@@ -429,21 +429,13 @@ function checkStringConstraints(v: string, n: SchemaNode, ctx: Ctx): void {
   }
 }
 
-function compilePattern(p: string): RegExp | null {
-  let re = patternCache.get(p);
-  if (re === undefined) {
-    try {
-      re = new RegExp(p, 'u');
-    } catch {
-      try {
-        re = new RegExp(p);
-      } catch {
-        re = null;
-      }
-    }
-    patternCache.set(p, re);
+/** The schema's pattern with RE2 semantics (kube-openapi uses Go's regexp); null if it does not compile. */
+function compilePattern(p: string): Re2 | null {
+  try {
+    return compileRe2(p);
+  } catch {
+    return null;
   }
-  return re;
 }
 
 function checkNumber(v: number, n: SchemaNode, ctx: Ctx): void {
