@@ -68,7 +68,14 @@ export function installPatchAlgorithms(): void {
   patchAlgorithms.apply = (s, current, applied, { manager, force }) => {
     try {
       const lastApplied = manager === KUBECTL_APPLY_MANAGER ? lastAppliedOf(current) : undefined;
-      const { object } = applyPatch(current, applied, { ...options(s, s.info.subresource), manager, force, lastApplied });
+      const defaults = s.type.strategy.defaults;
+      const { object } = applyPatch(current, applied, {
+        ...options(s, s.info.subresource),
+        manager,
+        force,
+        lastApplied,
+        ...(defaults && !s.info.subresource ? { defaults: (o: KubeObject, live: KubeObject | undefined) => defaults.call(s.type.strategy, o, live) } : {}),
+      });
       s.appliedManagedFields = true;
       return object;
     } catch (e) {
