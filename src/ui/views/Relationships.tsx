@@ -3,7 +3,7 @@
 // ServiceAccount the Pods using it, for a subject or role the bindings. A graph and the same as lists.
 import { useQuery } from '@tanstack/react-query';
 import type { ApiResource, Discovery, KubeObject } from '../../client/index.js';
-import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
+import { isAliasGroup, sameGroup, useBrowsableResources } from '../data/discovery.js';
 import { eachLimited, listAll, listPages } from '../data/scan.js';
 import { bindsSubject, endpointSlicePods, podSpecRefs, roleOf } from '../lib/references.js';
 import { Link, href, objectPath } from '../router.js';
@@ -18,7 +18,8 @@ export interface Related {
 }
 
 function typeOf(d: Discovery, kind: string, group?: string): ApiResource | undefined {
-  return d.resources.find((r) => r.kind === kind && r.preferred && !isAliasGroup(d, r.group) && (group === undefined || r.group === group));
+  // the group in either spelling: a server lists one spelling (Periscope the neutral one, a real cluster k8s.io)
+  return d.resources.find((r) => r.kind === kind && r.preferred && !isAliasGroup(d, r.group) && (group === undefined || sameGroup(r.group, group)));
 }
 
 function rel(d: Discovery, relation: string, kind: string, name: string, namespace: string | undefined, via?: string, group?: string): Related {
