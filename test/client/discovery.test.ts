@@ -52,6 +52,10 @@ describe('discovery', () => {
     expect(findResources(d, 'po').map((r) => r.resource)).toEqual(['pods']);
     expect(suggestResources(d, 'po')[0]!.resource).toBe('pods');
     expect(resourceForKind(d, 'apps/v1', 'ReplicaSet')?.resource).toBe('replicasets');
+    // discovery lists rbac once, in the negotiated (neutral) spelling; an owner reference may name either
+    for (const av of ['rbac.authorization.k8s.io/v1', 'rbac.authorization.service.io/v1'])
+      expect(resourceForKind(d, av, 'Role')).toMatchObject({ group: 'rbac.authorization.service.io', resource: 'roles' });
+    expect(resourceForKind(d, 'v1', 'Pod')?.resource).toBe('pods');
   });
 
   it('shows a CRD once it is established', async () => {

@@ -16,12 +16,6 @@ export function isAliasGroup(d: Discovery, group: string): boolean {
   return d.groups.some((g) => g.name === twin);
 }
 
-/** Whether two group names are one group in either spelling (discovery.k8s.io and discovery.service.io). */
-export function sameGroup(a: string, b: string): boolean {
-  const neutral = (g: string) => (g.endsWith('.k8s.io') ? g.slice(0, -'.k8s.io'.length) + '.service.io' : g);
-  return neutral(a) === neutral(b);
-}
-
 /** Preferred-version, listable resources of non-alias groups: what navigation and search offer. */
 export function useBrowsableResources(d: Discovery | undefined): ApiResource[] {
   return useMemo(() => (d ? d.resources.filter((r) => r.preferred && r.verbs.includes('list') && !isAliasGroup(d, r.group)) : []), [d]);
