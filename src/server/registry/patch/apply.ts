@@ -152,6 +152,10 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
   managers.set(applierId, applier);
 
   let object = merge(liveObj, config, root) as JsonObject;
+  // the configuration may spell the group either way (rbac.authorization.k8s.io/v1 for ...service.io/v1): one
+  // version, so the object keeps the live spelling and an alias spelling is no change (nor a conflict)
+  if (typeof object.apiVersion === 'string' && typeof liveObj.apiVersion === 'string' && canonicalApiVersion(object.apiVersion) === canonicalApiVersion(liveObj.apiVersion))
+    object.apiVersion = liveObj.apiVersion;
   object = prune(object, managers, applierId, previous?.set, root);
 
   const ignore = opts.ignoredFields ? MANAGED_FIELDS.union(opts.ignoredFields) : MANAGED_FIELDS;
@@ -181,7 +185,22 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
   }
   capUpdateManagers(managers);
   const managedFields = encodeManagedFields(managers);
-  return { object: setManagedFields(object as KubeObject, managedFields), managedFields };
+  return { object: keepMetadataOrder(setManagedFields(object as KubeObject, managedFields), live), managedFields };
+}
+
+/**
+ * metadata keys in the live object's order, managedFields included (the merge keeps the others' order; the
+ * entries are set afresh): a stored object is compared byte for byte, so a moved key would be a change.
+ */
+function keepMetadataOrder(obj: KubeObject, live: KubeObject | undefined): KubeObject {
+  const was = live?.metadata;
+  const meta = obj.metadata;
+  if (!isObject(was) || !isObject(meta) || !('managedFields' in was) || !('managedFields' in meta)) return obj;
+  const ordered: JsonObject = {};
+  for (const k in was) if (k in meta) ordered[k] = (meta as JsonObject)[k];
+  for (const k in meta) if (!(k in ordered)) ordered[k] = (meta as JsonObject)[k];
+  obj.metadata = ordered as KubeObject['metadata'];
+  return obj;
 }
 
 /**

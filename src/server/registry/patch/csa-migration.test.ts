@@ -132,3 +132,23 @@ describe("kubectl's first server-side apply after a client-side apply", () => {
     expect(again.metadata!.managedFields!.find((m) => m.manager === 'kubectl')!.time).toBe(T1);
   });
 });
+
+describe('a repeated server-side apply is no change', () => {
+  const roles = findBuiltinType('rbac.authorization.service.io', 'v1', 'roles')!;
+  const role = (apiVersion: string): KubeObject => ({ apiVersion, kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+  const opts = (now: string) => ({ manager: 'kubectl', force: false, apiVersion: 'rbac.authorization.service.io/v1', schema: roles.schema, reg, now });
+
+  it('when the configuration spells the group as upstream does', () => {
+    const live = applyPatch(undefined, role('rbac.authorization.service.io/v1'), opts(T0)).object;
+    const again = applyPatch(live, role('rbac.authorization.k8s.io/v1'), opts(T1)).object;
+    expect(again).toEqual(live);
+  });
+
+  it('keeps the live position of metadata.managedFields', () => {
+    const live = applyPatch(undefined, role('rbac.authorization.service.io/v1'), opts(T0)).object;
+    const { managedFields, ...rest } = live.metadata!;
+    live.metadata = { managedFields, ...rest, labels: { a: 'b' } } as KubeObject['metadata'];
+    const again = applyPatch(live, role('rbac.authorization.service.io/v1'), opts(T1)).object;
+    expect(Object.keys(again.metadata!)).toEqual(Object.keys(live.metadata!));
+  });
+});
