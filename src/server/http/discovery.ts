@@ -1,7 +1,7 @@
-// Discovery documents: /api, /apis, /api/v1, /apis/{g}/{v}, and aggregated discovery (apidiscovery v2).
+// Discovery documents: /api, /apis, /api/v1, /apis/{g}/{v}, and aggregated discovery (apidiscovery v2, v2beta1).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { canonicalGroup, groupSpelledLike, upstreamGroup } from '../registry/names.js';
+import { canonicalGroup, groupSpelledLike, groupSpellings } from '../registry/names.js';
 import { compareVersions, type TypeRegistry } from '../registry/registry.js';
 import type { ResourceType } from '../registry/types.js';
 import { writeEncoded } from './respond.js';
@@ -11,9 +11,10 @@ function resourceVerbs(t: ResourceType): string[] {
 }
 
 /**
- * Whether a group name is the alias (upstream) spelling of a canonical group. Alias spellings list the same
- * resources without short names or categories, so a short name resolves once (no kubectl "could also match
- * lower priority resource" warning) and `kubectl get all` lists each object once.
+ * Whether a group name is the alias (upstream) spelling of a canonical group. In the legacy documents, which list
+ * both spellings, alias spellings list the same resources without short names or categories, so a short name
+ * resolves once (no kubectl "could also match lower priority resource" warning) and `kubectl get all` lists each
+ * object once.
  */
 function isAliasSpelling(group: string): boolean {
   return group !== '' && canonicalGroup(group) !== group;
@@ -44,12 +45,6 @@ function apiResources(types: ResourceType[], group: string) {
   return out;
 }
 
-/** The group name in the spelling the caller asked for: the alias spelling when listed under it. */
-function spellings(group: string): string[] {
-  const up = upstreamGroup(group);
-  return up !== group ? [group, up] : [group];
-}
-
 export function apiVersions(): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
 }
@@ -72,7 +67,7 @@ export function apiGroupList(reg: TypeRegistry): Record<string, unknown> {
   const groups: Record<string, unknown>[] = [];
   for (const [group, versions] of sortedGroups(reg)) {
     const vs = [...versions.keys()].sort(compareVersions);
-    for (const name of spellings(group)) {
+    for (const name of groupSpellings(group)) {
       groups.push({
         name,
         versions: vs.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
