@@ -68,7 +68,8 @@ export function installPatchAlgorithms(): void {
   patchAlgorithms.apply = (s, current, applied, { manager, force }) => {
     try {
       const lastApplied = manager === KUBECTL_APPLY_MANAGER ? lastAppliedOf(current) : undefined;
-      const defaults = s.type.strategy.defaults;
+      // the server's defaults, for apply's comparisons on scratch copies (not when they allocate)
+      const defaults = s.type.strategy.defaultsAllocate ? undefined : s.type.strategy.defaults;
       const { object } = applyPatch(current, applied, {
         ...options(s, s.info.subresource),
         manager,
