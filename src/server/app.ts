@@ -355,7 +355,6 @@ function pathNotFound(_path: string) {
   return e;
 }
 
-/** apidiscovery v2 requested in Accept: returns the group spelling to answer with. */
 /** The aggregated discovery form asked for: v2, or v2beta1 (kubectl 1.26-1.29), in either group spelling. */
 function wantsAggregated(accept: string | undefined): { g: string; v: string } | undefined {
   for (const r of parseAccept(accept)) {
