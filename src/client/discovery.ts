@@ -2,7 +2,7 @@
 // the legacy per-group-version documents otherwise.
 import type { ApiClient } from './http.js';
 import { AGGREGATED_DISCOVERY_ACCEPT } from './media.js';
-import { apiVersionOf, groupVersionPath } from './paths.js';
+import { groupVersionPath } from './paths.js';
 
 export interface ApiResource {
   group: string;
@@ -184,5 +184,18 @@ export function suggestResources(d: Discovery, query: string, max = 12): ApiReso
 
 /** The resource serving a kind in an apiVersion (for owner references and links). */
 export function resourceForKind(d: Discovery, apiVersion: string, kind: string): ApiResource | undefined {
-  return d.resources.find((r) => apiVersionOf(r.group, r.version) === apiVersion && r.kind === kind);
+  const slash = apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = apiVersion.slice(slash + 1);
+  return d.resources.find((r) => sameGroup(r.group, group) && r.version === version && r.kind === kind);
+}
+
+/**
+ * Whether two group names are one group in either spelling (rbac.authorization.k8s.io and
+ * rbac.authorization.service.io): a Periscope server lists the spelling negotiated, a real cluster only k8s.io,
+ * while objects and URLs may name either.
+ */
+export function sameGroup(a: string, b: string): boolean {
+  const neutral = (g: string) => (g.endsWith('.k8s.io') ? g.slice(0, -'.k8s.io'.length) + '.service.io' : g);
+  return a === b || neutral(a) === neutral(b);
 }

@@ -3,7 +3,12 @@
 
 /** The meta group spellings, most preferred first: Periscope's neutral one, then upstream's. */
 export const META_GROUPS = ['meta.service.io', 'meta.k8s.io'] as const;
-export const DISCOVERY_GROUPS = ['apidiscovery.k8s.io', 'apidiscovery.service.io'] as const;
+/**
+ * Aggregated discovery spellings, most preferred first. A server answers in the spelling negotiated, each aliased
+ * group once: Periscope's neutral one first (groups like rbac.authorization.service.io), upstream's for a real
+ * cluster, which knows only that one.
+ */
+export const DISCOVERY_GROUPS = ['apidiscovery.service.io', 'apidiscovery.k8s.io'] as const;
 
 export type Representation = 'object' | 'table' | 'metadata';
 

@@ -12,7 +12,7 @@ import { admissionAuthorizer, createAuthorization } from './http/authorization.j
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
 import { WatchCacheSet } from './watch/watch-cache.js';
-import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './http/discovery.js';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, serveWithETag } from './http/discovery.js';
 import { negotiate } from './http/negotiate.js';
 import { admissionPlugins, configDirOf } from './admission/plugins.js';
 import type { AdmissionAuthorizer } from './admission/cel.js';
@@ -196,8 +196,8 @@ export async function startServer(
     const aggregated = wantsAggregated(req.headers.accept);
     let body: Record<string, unknown> | undefined;
     if (segs.length === 1 && aggregated) {
-      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated);
-      writeEncoded(req, res, 200, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated};v=v2;as=APIGroupDiscoveryList`);
+      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v);
+      serveWithETag(req, res, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated.g};v=${aggregated.v};as=APIGroupDiscoveryList`);
       return;
     }
     if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types);
@@ -355,11 +355,12 @@ function pathNotFound(_path: string) {
   return e;
 }
 
-/** apidiscovery v2 requested in Accept: returns the group spelling to answer with. */
-function wantsAggregated(accept: string | undefined): string | undefined {
+/** The aggregated discovery form asked for: v2, or v2beta1 (kubectl 1.26-1.29), in either group spelling. */
+function wantsAggregated(accept: string | undefined): { g: string; v: string } | undefined {
   for (const r of parseAccept(accept)) {
     const g = r.params['g'];
-    if (r.params['as'] === 'APIGroupDiscoveryList' && r.params['v'] === 'v2' && (g === 'apidiscovery.k8s.io' || g === 'apidiscovery.service.io')) return g;
+    const v = r.params['v'];
+    if (r.params['as'] === 'APIGroupDiscoveryList' && (v === 'v2' || v === 'v2beta1') && (g === 'apidiscovery.k8s.io' || g === 'apidiscovery.service.io')) return { g, v };
     if (r.params['as'] === undefined) return undefined; // a plain type preferred before any aggregated one
   }
   return undefined;

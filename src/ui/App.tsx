@@ -14,6 +14,7 @@ import { NamespacePicker } from './components/NamespacePicker.js';
 import { Sidebar } from './components/Sidebar.js';
 import { EmptyState } from './components/ErrorState.js';
 import { useLiveDiscovery } from './data/discovery.js';
+import { sameGroup } from '../client/index.js';
 import { useTheme } from './lib/theme.js';
 import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useLocation } from './router.js';
 import { CollectionView } from './views/CollectionView.js';
@@ -62,7 +63,7 @@ export function App() {
 
   const typeInfo =
     route.name === 'list' || route.name === 'object' || route.name === 'new'
-      ? discovery.data?.resources.find((r) => r.group === route.group && r.version === route.version && r.resource === route.resource)
+      ? discovery.data?.resources.find((r) => sameGroup(r.group, route.group) && r.version === route.version && r.resource === route.resource)
       : undefined;
 
   useEffect(() => {

@@ -34,8 +34,13 @@ describe('discovery', () => {
     expect(legacy.aggregated).toBe(false);
     const summary = (d: typeof agg) =>
       d.resources.map((r) => `${r.group}/${r.version}/${r.resource}:${r.kind}:${r.namespaced}:${r.shortNames.join(',')}:${r.subresources.sort().join(',')}:${r.preferred}`).sort();
-    expect(summary(legacy)).toEqual(summary(agg));
-    expect(legacy.groups.map((g) => g.name).sort()).toEqual(agg.groups.map((g) => g.name).sort());
+    // the legacy APIGroupList lists aliased groups in both spellings; aggregated discovery (the explorer negotiates
+    // the neutral spelling first) lists each once
+    const twinOfNeutral = (g: string) => g.endsWith('.k8s.io') && legacy.groups.some((x) => x.name === g.replace(/\.k8s\.io$/, '.service.io'));
+    expect(agg.groups.some((g) => twinOfNeutral(g.name))).toBe(false);
+    expect(agg.groups.map((g) => g.name)).toContain('rbac.authorization.service.io');
+    expect(summary({ ...legacy, resources: legacy.resources.filter((r) => !twinOfNeutral(r.group)) })).toEqual(summary(agg));
+    expect(legacy.groups.map((g) => g.name).filter((g) => !twinOfNeutral(g)).sort()).toEqual(agg.groups.map((g) => g.name).sort());
     const deploy = agg.resources.find((r) => r.resource === 'deployments')!;
     expect(deploy).toMatchObject({ group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] });
     expect(deploy.subresources).toContain('scale');
@@ -47,6 +52,10 @@ describe('discovery', () => {
     expect(findResources(d, 'po').map((r) => r.resource)).toEqual(['pods']);
     expect(suggestResources(d, 'po')[0]!.resource).toBe('pods');
     expect(resourceForKind(d, 'apps/v1', 'ReplicaSet')?.resource).toBe('replicasets');
+    // discovery lists rbac once, in the negotiated (neutral) spelling; an owner reference may name either
+    for (const av of ['rbac.authorization.k8s.io/v1', 'rbac.authorization.service.io/v1'])
+      expect(resourceForKind(d, av, 'Role')).toMatchObject({ group: 'rbac.authorization.service.io', resource: 'roles' });
+    expect(resourceForKind(d, 'v1', 'Pod')?.resource).toBe('pods');
   });
 
   it('shows a CRD once it is established', async () => {

@@ -81,6 +81,28 @@ describe.skipIf(available.length === 0)('real manifests across kubectl versions'
     }
   });
 
+  it('server-side apply after a client-side apply hands ownership over without conflicts; another changes nothing', async () => {
+    const rvs = async (v: string, doc: string) => (await run(v, ['get', '-f', '-', '-o', 'jsonpath={range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion} {end}'], doc)).stdout;
+    const results = await Promise.all(
+      available.map(async (v) => {
+        const doc = bundle(ns(v, 'mig'));
+        const csa = await run(v, ['apply', '-f', '-'], doc);
+        const ssa = await run(v, ['apply', '--server-side', '-f', '-'], doc);
+        const before = await rvs(v, doc);
+        const again = await run(v, ['apply', '--server-side', '-f', '-'], doc);
+        return { v, csa, ssa, again, before, after: await rvs(v, doc) };
+      }),
+    );
+    for (const { v, csa, ssa, again, before, after } of results) {
+      expect(csa.stderr, v).toBe('');
+      expect(ssa.stderr, v).toBe('');
+      expect(lines(ssa.stdout).filter((l) => l.endsWith(' serverside-applied')), v).toHaveLength(BUNDLE_OBJECTS);
+      expect(again.stderr, v).toBe('');
+      // no object written again: same resourceVersions
+      expect(after, v).toBe(before);
+    }
+  });
+
   it('replace -f - of a List (the re-encrypt idiom) and edit work on the oldest and newest client', async () => {
     for (const v of [available[0]!, available[available.length - 1]!]) {
       const list = await run(v, ['get', 'secrets', '-A', '-o', 'json']);

@@ -128,8 +128,7 @@ describe('CertificateSigningRequest sub-resources', () => {
   it('kubectl certificate approve and deny, and get csr prints the condition column', async () => {
     for (const n of ['k-approve', 'k-deny']) expect((await api.post(CSRS, csr(n, { expirationSeconds: 86400 }))).status).toBe(201);
     // by file, in the upstream spelling: kubectl maps certificates.k8s.io/v1 and re-reads the object through that group
-    // (by bare name its RESTMapper picks the canonical certificates.service.io group first, which kubectl's typed
-    // certificate command refuses: "can only handle CertificateSigningRequest.certificates.k8s.io objects")
+    // (by bare name: test/kubectl/discovery-spelling.test.ts)
     const file = (n: string) => {
       const f = join(mkdtempSync(join(tmpdir(), 'csr-')), 'csr.yaml');
       writeFileSync(f, `apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: ${n}\n`);

@@ -16,7 +16,7 @@ describe('discovery', () => {
     expect(r.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
   });
 
-  it('/apis lists built-in groups in both spellings', async () => {
+  it('/apis (APIGroupList, no spelling hint) lists built-in groups in both spellings', async () => {
     const r = await api.get('/apis');
     expect(r.body.kind).toBe('APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
@@ -88,9 +88,35 @@ describe('openapi', () => {
     expect(crd(canonical)).toMatchObject({ shortNames: ['crd', 'crds'], categories: ['api-extensions'] });
     expect(crd(alias).shortNames).toBeUndefined();
     expect(crd(alias).categories).toBeUndefined();
-    const agg = await api.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
-    const ingresses = (g: string) => agg.body.items.find((i: any) => i.metadata.name === g).versions[0].resources.find((r: any) => r.resource === 'ingresses');
-    expect(ingresses('networking.service.io').shortNames).toEqual(['ing']);
-    expect(ingresses('networking.k8s.io').shortNames).toBeUndefined();
+  });
+
+  it('lists each aliased group once in aggregated discovery, in the negotiated spelling, with its short names', async () => {
+    const names = (r: any) => r.body.items.map((i: any) => i.metadata.name);
+    const ingresses = (r: any, g: string) => r.body.items.find((i: any) => i.metadata.name === g).versions[0].resources.find((x: any) => x.resource === 'ingresses');
+    for (const v of ['v2', 'v2beta1']) {
+      const upstream = await api.get('/apis', { Accept: `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList` });
+      expect(upstream.body.apiVersion).toBe(`apidiscovery.k8s.io/${v}`);
+      expect(upstream.headers.get('content-type')).toBe(`application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`);
+      expect(names(upstream)).toEqual(expect.arrayContaining(['apps', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'networking.k8s.io']));
+      expect(names(upstream).filter((n: string) => n.endsWith('.service.io'))).toEqual([]);
+      expect(new Set(names(upstream)).size).toBe(names(upstream).length);
+      expect(ingresses(upstream, 'networking.k8s.io').shortNames).toEqual(['ing']);
+    }
+    const service = await api.get('/apis', { Accept: 'application/json;g=apidiscovery.service.io;v=v2;as=APIGroupDiscoveryList' });
+    expect(names(service)).toEqual(expect.arrayContaining(['apps', 'rbac.authorization.service.io', 'networking.service.io']));
+    expect(names(service).filter((n: string) => n.endsWith('.k8s.io'))).toEqual([]);
+    expect(ingresses(service, 'networking.service.io')).toMatchObject({ shortNames: ['ing'] });
+  });
+
+  it('gives each aggregated discovery form its own ETag and answers a matching If-None-Match with 304', async () => {
+    const accept = (g: string) => ({ Accept: `application/json;g=${g};v=v2;as=APIGroupDiscoveryList` });
+    const upstream = await api.get('/apis', accept('apidiscovery.k8s.io'));
+    const service = await api.get('/apis', accept('apidiscovery.service.io'));
+    const etag = upstream.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9A-F]+"$/);
+    expect(upstream.headers.get('vary')).toBe('Accept');
+    expect(service.headers.get('etag')).not.toBe(etag);
+    expect((await api.get('/apis', { ...accept('apidiscovery.k8s.io'), 'If-None-Match': etag })).status).toBe(304);
+    expect((await api.get('/apis', { ...accept('apidiscovery.service.io'), 'If-None-Match': etag })).status).toBe(200);
   });
 });

@@ -1,17 +1,20 @@
-// Discovery documents: /api, /apis, /api/v1, /apis/{g}/{v}, and aggregated discovery (apidiscovery v2).
+// Discovery documents: /api, /apis, /api/v1, /apis/{g}/{v}, and aggregated discovery (apidiscovery v2, v2beta1).
 import { createHash } from 'node:crypto';
-import { canonicalGroup, upstreamGroup } from '../registry/names.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalGroup, groupSpelledLike, groupSpellings } from '../registry/names.js';
 import { compareVersions, type TypeRegistry } from '../registry/registry.js';
 import type { ResourceType } from '../registry/types.js';
+import { writeEncoded } from './respond.js';
 
 function resourceVerbs(t: ResourceType): string[] {
   return [...t.verbs].sort();
 }
 
 /**
- * Whether a group name is the alias (upstream) spelling of a canonical group. Alias spellings list the same
- * resources without short names or categories, so a short name resolves once (no kubectl "could also match
- * lower priority resource" warning) and `kubectl get all` lists each object once.
+ * Whether a group name is the alias (upstream) spelling of a canonical group. In the legacy documents, which list
+ * both spellings, alias spellings list the same resources without short names or categories, so a short name
+ * resolves once (no kubectl "could also match lower priority resource" warning) and `kubectl get all` lists each
+ * object once.
  */
 function isAliasSpelling(group: string): boolean {
   return group !== '' && canonicalGroup(group) !== group;
@@ -42,12 +45,6 @@ function apiResources(types: ResourceType[], group: string) {
   return out;
 }
 
-/** The group name in the spelling the caller asked for: the alias spelling when listed under it. */
-function spellings(group: string): string[] {
-  const up = upstreamGroup(group);
-  return up !== group ? [group, up] : [group];
-}
-
 export function apiVersions(): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
 }
@@ -62,11 +59,15 @@ function sortedGroups(reg: TypeRegistry): [string, Map<string, ResourceType[]>][
   });
 }
 
+/**
+ * The legacy APIGroupList lists aliased groups in both spellings: it says nothing of the client's spelling, and
+ * older clients (and those with aggregated discovery off) resolve a manifest's apiVersion, either spelling, from it.
+ */
 export function apiGroupList(reg: TypeRegistry): Record<string, unknown> {
   const groups: Record<string, unknown>[] = [];
   for (const [group, versions] of sortedGroups(reg)) {
     const vs = [...versions.keys()].sort(compareVersions);
-    for (const name of spellings(group)) {
+    for (const name of groupSpellings(group)) {
       groups.push({
         name,
         versions: vs.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
@@ -101,7 +102,7 @@ export function apiResourceList(reg: TypeRegistry, urlGroup: string, version: st
   };
 }
 
-function discoveryResources(types: ResourceType[], alias = false) {
+function discoveryResources(types: ResourceType[]) {
   return types.map((t) => {
     const r: Record<string, unknown> = {
       resource: t.plural,
@@ -110,8 +111,8 @@ function discoveryResources(types: ResourceType[], alias = false) {
       singularResource: t.singular,
       verbs: resourceVerbs(t),
     };
-    if (t.shortNames.length && !alias) r.shortNames = t.shortNames;
-    if (t.categories.length && !alias) r.categories = t.categories;
+    if (t.shortNames.length) r.shortNames = t.shortNames;
+    if (t.categories.length) r.categories = t.categories;
     if (t.subresources.length)
       r.subresources = t.subresources.map((sr) => ({
         subresource: sr.name,
@@ -122,8 +123,14 @@ function discoveryResources(types: ResourceType[], alias = false) {
   });
 }
 
-/** apidiscovery v2 APIGroupDiscoveryList for /api (core) or /apis (all groups). */
-export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discoveryGroup: string): Record<string, unknown> {
+/**
+ * apidiscovery v2 (or v2beta1) APIGroupDiscoveryList for /api (core) or /apis (all groups). Each aliased group is
+ * listed once, in the spelling family of the negotiated apidiscovery group (g=apidiscovery.k8s.io: every kubectl,
+ * `rbac.authorization.k8s.io`; g=apidiscovery.service.io: `rbac.authorization.service.io`), with its short names
+ * and categories, so `kubectl api-resources` shows it once and kubectl resolves a resource to one group. The legacy
+ * APIGroupList (apiGroupList) carries no spelling hint and keeps listing both.
+ */
+export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discoveryGroup: string, discoveryVersion = 'v2'): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   if (legacy) {
     const core = reg.groups().get('');
@@ -135,12 +142,29 @@ export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discover
   } else {
     for (const [group, versions] of sortedGroups(reg)) {
       const vs = [...versions].sort((a, b) => compareVersions(a[0], b[0]));
-      for (const name of spellings(group))
-        items.push({
-          metadata: { name },
-          versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts, isAliasSpelling(name)), freshness: 'Current' })),
-        });
+      items.push({
+        metadata: { name: groupSpelledLike(group, discoveryGroup) },
+        versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts), freshness: 'Current' })),
+      });
     }
   }
-  return { kind: 'APIGroupDiscoveryList', apiVersion: `${discoveryGroup}/v2`, metadata: {}, items };
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `${discoveryGroup}/${discoveryVersion}`, metadata: {}, items };
+}
+
+/**
+ * Aggregated discovery with an ETag of its bytes, answering 304 to a matching If-None-Match, as upstream's
+ * aggregated handler does; `Vary: Accept` because the document differs per negotiated spelling and version
+ * (so caches keep one entry per form, and each form's ETag is its own).
+ */
+export function serveWithETag(req: IncomingMessage, res: ServerResponse, body: Buffer, contentType: string): void {
+  const etag = `"${createHash('sha256').update(contentType).update(body).digest('hex').slice(0, 32).toUpperCase()}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader('Vary', 'Accept');
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined && inm.split(',').some((t) => t.trim() === etag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  writeEncoded(req, res, 200, body, contentType);
 }

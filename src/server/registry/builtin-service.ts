@@ -239,6 +239,7 @@ const serviceColumns: TableColumn[] = [
 
 export const serviceStrategy: Strategy = {
   defaults: defaultService,
+  defaultsAllocate: true,
   validate: validateService,
   nameValidation: 'label',
   fieldSelectors: {

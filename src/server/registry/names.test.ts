@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  GROUP_ALIASES, canonicalAnnotation, canonicalApiVersion, canonicalGroup, canonicalMediaType, groupSpellings, isAliasGroup, upstreamGroup,
+  GROUP_ALIASES, canonicalAnnotation, canonicalApiVersion, canonicalGroup, canonicalMediaType, groupSpelledLike, groupSpellings, isAliasGroup, upstreamGroup,
 } from './names.js';
 
 describe('group aliases', () => {
@@ -18,6 +18,13 @@ describe('group aliases', () => {
     expect(groupSpellings('')).toEqual(['']);
     expect(canonicalApiVersion('rbac.authorization.k8s.io/v1')).toBe('rbac.authorization.service.io/v1');
     expect(canonicalApiVersion('v1')).toBe('v1');
+  });
+
+  it('spells a group like the group a request named', () => {
+    expect(groupSpelledLike('rbac.authorization.service.io', 'apidiscovery.k8s.io')).toBe('rbac.authorization.k8s.io');
+    expect(groupSpelledLike('rbac.authorization.k8s.io', 'apidiscovery.service.io')).toBe('rbac.authorization.service.io');
+    expect(groupSpelledLike('apps', 'apidiscovery.k8s.io')).toBe('apps');
+    expect(groupSpelledLike('stable.example.com', 'apidiscovery.service.io')).toBe('stable.example.com');
   });
 
   it('aliases the protobuf media type and the initial-events annotation', () => {

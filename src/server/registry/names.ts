@@ -43,6 +43,15 @@ export function isAliasGroup(group: string): boolean {
   return group in GROUP_ALIASES || group in CANONICAL_TO_UPSTREAM;
 }
 
+/**
+ * A group in the spelling family of `reference` (a group the request named, e.g. the apidiscovery group it
+ * negotiated): upstream's when `reference` is an upstream spelling, canonical otherwise.
+ */
+export function groupSpelledLike(group: string, reference: string): string {
+  const canon = canonicalGroup(group);
+  return reference in GROUP_ALIASES ? upstreamGroup(canon) : canon;
+}
+
 /** Both spellings of a group, canonical first (one entry for groups without an alias). */
 export function groupSpellings(group: string): string[] {
   const canon = canonicalGroup(group);

@@ -44,6 +44,8 @@ export interface FieldError {
 export interface Strategy {
   /** Fill defaults on create and update (mutates obj); old is the stored object on update. */
   defaults?(obj: KubeObject, old?: KubeObject): void;
+  /** The defaults hand out cluster-wide values (cluster IPs, node ports): run them on objects to store only, never on a scratch copy. */
+  defaultsAllocate?: boolean;
   /** Create-time fields taken from the requesting user (a CSR's spec.username, groups ...). */
   prepareCreate?(obj: KubeObject, user: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }): void;
   /** Type rules for an update of the main resource or a sub-resource, after the generic merge (a CSR's /approval and /status). */

@@ -1,7 +1,7 @@
 // "New" for any resource type: a template from the type's schema (required fields filled), edited in
 // Monaco with schema validation and completion, created with a dry run first.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { apiVersionOf, type ApiResource, type Discovery, type KubeObject } from '../../client/index.js';
+import { apiVersionOf, sameGroup, type ApiResource, type Discovery, type KubeObject } from '../../client/index.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/ErrorState.js';
 import { MonacoEditor, type EditorMarker } from '../monaco/index.js';
 import { Link, href, listPath, navigate, objectPath, type TypeRef } from '../router.js';
@@ -23,7 +23,7 @@ interface Props {
 }
 
 export function CreateView({ type, discovery, discoveryError, namespace }: Props) {
-  const info = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
+  const info = discovery?.resources.find((r) => sameGroup(r.group, type.group) && r.version === type.version && r.resource === type.resource);
   if (!info) {
     if (discoveryError) return <ErrorState error={discoveryError} />;
     if (!discovery) return <LoadingState label="Discovering API types…" />;

@@ -1,7 +1,7 @@
 // A collection: server-side Table columns for any kind (CRD printer columns included), chunks loaded as
 // the user scrolls, live rows from a Table watch, label-selector and text filters, sorting, ticking ages.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ApiResource, Discovery, InformerSnapshot } from '../../client/index.js';
+import { sameGroup, type ApiResource, type Discovery, type InformerSnapshot } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { VirtualTable, type SortState } from '../components/VirtualTable.js';
 import { useCollection } from '../data/informers.js';
@@ -53,7 +53,7 @@ interface Props {
 
 export function CollectionView({ type, discovery, discoveryError, location, filterRef }: Props) {
   const q = location.query;
-  const info: ApiResource | undefined = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
+  const info: ApiResource | undefined = discovery?.resources.find((r) => sameGroup(r.group, type.group) && r.version === type.version && r.resource === type.resource);
   const namespace = info?.namespaced ? (q.get('ns') ?? '') : '';
   const labelSelector = q.get('l') ?? '';
   const text = q.get('q') ?? '';

@@ -1,7 +1,7 @@
 // One object, live: summary (metadata, owners, finalizers, deletion state, conditions), YAML/JSON,
 // related Events and managed fields.
 import { useMemo, useState } from 'react';
-import { apiVersionOf, resourceForKind, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
+import { apiVersionOf, resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
 import { DeleteDialog } from '../editor/DeleteDialog.js';
@@ -31,7 +31,7 @@ interface Props {
 const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related' };
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
-  const info = discovery?.resources.find((r) => r.group === type.group && r.version === type.version && r.resource === type.resource);
+  const info = discovery?.resources.find((r) => sameGroup(r.group, type.group) && r.version === type.version && r.resource === type.resource);
   const live = useObject({ ...type, namespace, name });
   const { data, isError, error, refetch } = live;
   // list items may omit kind and apiVersion; the type is known from the route

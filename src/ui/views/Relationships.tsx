@@ -2,7 +2,7 @@
 // Service its EndpointSlices and their Pods, for a Pod what it uses, for a ConfigMap, Secret, PVC or
 // ServiceAccount the Pods using it, for a subject or role the bindings. A graph and the same as lists.
 import { useQuery } from '@tanstack/react-query';
-import type { ApiResource, Discovery, KubeObject } from '../../client/index.js';
+import { resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject } from '../../client/index.js';
 import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
 import { eachLimited, listAll, listPages } from '../data/scan.js';
 import { bindsSubject, endpointSlicePods, podSpecRefs, roleOf } from '../lib/references.js';
@@ -18,7 +18,8 @@ export interface Related {
 }
 
 function typeOf(d: Discovery, kind: string, group?: string): ApiResource | undefined {
-  return d.resources.find((r) => r.kind === kind && r.preferred && !isAliasGroup(d, r.group) && (group === undefined || r.group === group));
+  // the group in either spelling: a server lists one spelling (Periscope the neutral one, a real cluster k8s.io)
+  return d.resources.find((r) => r.kind === kind && r.preferred && !isAliasGroup(d, r.group) && (group === undefined || sameGroup(r.group, group)));
 }
 
 function rel(d: Discovery, relation: string, kind: string, name: string, namespace: string | undefined, via?: string, group?: string): Related {
@@ -32,7 +33,7 @@ async function findRelated(d: Discovery, kinds: ApiResource[], info: ApiResource
   const ns = o.metadata?.namespace;
   const out: Related[] = [];
   for (const owner of o.metadata?.ownerReferences ?? []) {
-    const r = d.resources.find((x) => `${x.group ? `${x.group}/` : ''}${x.version}` === owner.apiVersion && x.kind === owner.kind);
+    const r = resourceForKind(d, owner.apiVersion, owner.kind);
     out.push({ relation: 'owner', kind: owner.kind, name: owner.name, namespace: r?.namespaced ? ns : undefined, resource: r, via: owner.controller ? 'controller' : undefined });
   }
   // dependents: objects naming this one's uid in ownerReferences (namespaced owners only own objects of their namespace)

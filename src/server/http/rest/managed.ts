@@ -68,7 +68,15 @@ export function installPatchAlgorithms(): void {
   patchAlgorithms.apply = (s, current, applied, { manager, force }) => {
     try {
       const lastApplied = manager === KUBECTL_APPLY_MANAGER ? lastAppliedOf(current) : undefined;
-      const { object } = applyPatch(current, applied, { ...options(s, s.info.subresource), manager, force, lastApplied });
+      // the server's defaults, for apply's comparisons on scratch copies (not when they allocate)
+      const defaults = s.type.strategy.defaultsAllocate ? undefined : s.type.strategy.defaults;
+      const { object } = applyPatch(current, applied, {
+        ...options(s, s.info.subresource),
+        manager,
+        force,
+        lastApplied,
+        ...(defaults && !s.info.subresource ? { defaults: (o: KubeObject, live: KubeObject | undefined) => defaults.call(s.type.strategy, o, live) } : {}),
+      });
       s.appliedManagedFields = true;
       return object;
     } catch (e) {

@@ -95,9 +95,11 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   dedupOwnerReferences(s, next);
   // a resource served in several versions compares and merges against the stored object in the request's version
   const old = s.type.strategy.convertFrom ? served(s, cur.obj) : cur.obj;
+  // defaults first, as upstream decodes (and defaults) the new object before PrepareForUpdate: the generation
+  // bump and immutability checks compare defaulted objects (an apply that omits a defaulted member is no change)
+  if (sub === '') s.type.strategy.defaults?.(next, old);
   const errs = s.rs.prepareUpdate(next, old, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
-  if (sub === '') s.type.strategy.defaults?.(next, old);
   trackUpdate(s, old, next, sub);
   const attrs = {
     operation: 'UPDATE' as const,

@@ -56,6 +56,13 @@ export interface ApplyOptions extends ManagedWriteOptions {
    * (upstream lastAppliedManager, the client-side to server-side apply migration).
    */
   lastApplied?: unknown;
+  /**
+   * The resource's server defaults (mutating a copy; `live` is the stored object, for defaults that keep allocated
+   * values). The stored object carries them, so a configuration that omits a defaulted member of an atomic field
+   * (fieldRef.apiVersion, resourceFieldRef.divisor, the volumeClaimTemplates' apiVersion/kind/status/volumeMode)
+   * differs from it before defaults and not after. Used for the last-applied comparison and to tell a no-op apply.
+   */
+  defaults?: (obj: KubeObject, live: KubeObject | undefined) => void;
 }
 
 /** The manager whose applies may take over fields from a client-side last-applied configuration (upstream: kubectl only). */
@@ -145,6 +152,10 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
   managers.set(applierId, applier);
 
   let object = merge(liveObj, config, root) as JsonObject;
+  // the configuration may spell the group either way (rbac.authorization.k8s.io/v1 for ...service.io/v1): one
+  // version, so the object keeps the live spelling and an alias spelling is no change (nor a conflict)
+  if (typeof object.apiVersion === 'string' && typeof liveObj.apiVersion === 'string' && canonicalApiVersion(object.apiVersion) === canonicalApiVersion(liveObj.apiVersion))
+    object.apiVersion = liveObj.apiVersion;
   object = prune(object, managers, applierId, previous?.set, root);
 
   const ignore = opts.ignoredFields ? MANAGED_FIELDS.union(opts.ignoredFields) : MANAGED_FIELDS;
@@ -161,20 +172,35 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
     }
   }
   if (conflicts.length && !opts.force && opts.lastApplied !== undefined) {
-    const allowed = allowedFromLastApplied(opts.lastApplied, liveObj, root, opts.apiVersion);
+    const allowed = allowedFromLastApplied(opts.lastApplied, liveObj, root, opts.apiVersion, opts.defaults && ((o: KubeObject) => opts.defaults!(o, live)));
     if (allowed) conflicts = conflicts.filter((_, i) => !allowed.has(conflictPaths[i]!));
   }
   if (conflicts.length && !opts.force) throw new ApplyConflictError(conflicts);
   disown(managers, changed, cmp.removed, applierId);
   if (applier.set.isEmpty()) managers.delete(applierId);
-  else if (!applier.time || !cmp.added.isEmpty() || !cmp.modified.isEmpty() || !cmp.removed.isEmpty()) {
+  else if (!applier.time || ((!cmp.added.isEmpty() || !cmp.modified.isEmpty() || !cmp.removed.isEmpty()) && !sameAfterDefaults(liveObj, object, root, ignore, opts, live))) {
     // As upstream, the time moves only when the object changes; a new entry always gets one
     // (upstream leaves it without time, kubernetes#127938).
     applier.time = toSeconds(opts.now);
   }
   capUpdateManagers(managers);
   const managedFields = encodeManagedFields(managers);
-  return { object: setManagedFields(object as KubeObject, managedFields), managedFields };
+  return { object: keepMetadataOrder(setManagedFields(object as KubeObject, managedFields), live), managedFields };
+}
+
+/**
+ * metadata keys in the live object's order, managedFields included (the merge keeps the others' order; the
+ * entries are set afresh): a stored object is compared byte for byte, so a moved key would be a change.
+ */
+function keepMetadataOrder(obj: KubeObject, live: KubeObject | undefined): KubeObject {
+  const was = live?.metadata;
+  const meta = obj.metadata;
+  if (!isObject(was) || !isObject(meta) || !('managedFields' in was) || !('managedFields' in meta)) return obj;
+  const ordered: JsonObject = {};
+  for (const k in was) if (k in meta) ordered[k] = (meta as JsonObject)[k];
+  for (const k in meta) if (!(k in ordered)) ordered[k] = (meta as JsonObject)[k];
+  obj.metadata = ordered as KubeObject['metadata'];
+  return obj;
 }
 
 /**
@@ -321,15 +347,45 @@ function printManager(m: ManagerState): string {
 
 /**
  * Fields a client-side apply set that still hold the value it set: the last-applied configuration's fields minus
- * those modified, added or removed between it and the live object. Undefined when it is unusable (not an object,
- * another apiVersion, not typeable).
+ * those modified, added or removed between it and the live object (upstream lastAppliedManager). The configuration
+ * is compared after the server's defaults, as the client-side apply's write was stored with them: an atomic field
+ * it set (a fieldRef, the volumeClaimTemplates list) still holds "its" value when live differs only by defaults.
+ * Undefined when it is unusable (not an object, another apiVersion, not typeable).
  */
-function allowedFromLastApplied(lastApplied: unknown, live: unknown, root: TypeNode, apiVersion: string): FieldSet | undefined {
+function allowedFromLastApplied(lastApplied: unknown, live: unknown, root: TypeNode, apiVersion: string, defaults?: (obj: KubeObject) => void): FieldSet | undefined {
   if (!isObject(lastApplied) || canonicalApiVersion(String(lastApplied.apiVersion ?? '')) !== apiVersion) return undefined;
   try {
     const typed = prepareConfig(lastApplied, root);
-    const cmp = compareTyped(typed, live, root);
+    const cmp = compareTyped(defaulted(lastApplied, root, defaults) ?? typed, live, root);
     return typedFieldSet(typed, root).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the merged object, once the server's defaults fill what the configuration omitted, is the live object:
+ * then the apply stores nothing new (a re-apply of a manifest without fieldRef.apiVersion is no change).
+ */
+function sameAfterDefaults(liveObj: JsonObject, merged: JsonObject, root: TypeNode, ignore: FieldSet, opts: ApplyOptions, live: KubeObject | undefined): boolean {
+  if (!opts.defaults || !live) return false;
+  try {
+    const copy = structuredClone(merged) as KubeObject;
+    opts.defaults(copy, live);
+    const cmp = compareTyped(liveObj, copy, root, ignore, zeroStructs(opts));
+    return cmp.added.isEmpty() && cmp.modified.isEmpty() && cmp.removed.isEmpty();
+  } catch {
+    return false;
+  }
+}
+
+/** The typed configuration after the server's defaults; undefined without defaults or when they fail on it. */
+function defaulted(config: JsonObject, root: TypeNode, defaults: ((obj: KubeObject) => void) | undefined): unknown {
+  if (!defaults) return undefined;
+  try {
+    const copy = structuredClone(config) as KubeObject;
+    defaults(copy);
+    return prepareConfig(copy, root);
   } catch {
     return undefined;
   }
