@@ -68,11 +68,17 @@ export async function benchWrites(): Promise<void> {
   const objects = 50;
   for (let i = 0; i < objects; i++) await fetch(base, { method: 'POST', headers: json, body: JSON.stringify(deployment(i, 1)) });
   try {
+    // the deployment controller writes status meanwhile: a 409 is read again and retried, as
+    // client-go's RetryOnConflict does (the bench used to stop on the first conflict)
     const put = await run(OPS, async (i) => {
-      const cur = (await (await fetch(`${base}/web-${i % objects}`)).json()) as { metadata: { resourceVersion: string } };
-      const body = deployment(i % objects, (i % 5) + 1) as { metadata: Record<string, unknown> };
-      body.metadata.resourceVersion = cur.metadata.resourceVersion;
-      return fetch(`${base}/web-${i % objects}?fieldManager=bench-put`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
+      for (let attempt = 0; ; attempt++) {
+        const cur = (await (await fetch(`${base}/web-${i % objects}`)).json()) as { metadata: { resourceVersion: string } };
+        const body = deployment(i % objects, (i % 5) + 1) as { metadata: Record<string, unknown> };
+        body.metadata.resourceVersion = cur.metadata.resourceVersion;
+        const r = await fetch(`${base}/web-${i % objects}?fieldManager=bench-put`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
+        if (r.status !== 409 || attempt >= 5) return r;
+        await r.arrayBuffer();
+      }
     });
     // PUT needs a GET for the resourceVersion; measure that GET alone so the floor is the PUT itself
     const get = await run(OPS, (i) => fetch(`${base}/web-${i % objects}`));

@@ -8,6 +8,8 @@ export interface ChildServer {
   proc: ChildProcess;
   /** Peak resident set size of the child in bytes (sampled from /proc). */
   peakRss(): number;
+  /** CPU time (user + system) the child has used so far, in ms (from /proc; NaN when unavailable). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -32,10 +34,20 @@ export async function startChild(script: string, args: string[] = []): Promise<C
       return NaN;
     }
   };
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux)
+  const cpuMs = () => {
+    try {
+      const f = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      return NaN;
+    }
+  };
   return {
     url,
     proc,
     peakRss,
+    cpuMs,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));

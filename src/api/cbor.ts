@@ -1,15 +1,16 @@
 // CBOR (RFC 8949) as the API uses it: one self-described data item per document (tag 55799),
 // RFC 8742 sequences for watch streams. Standard encoding only: no cbor-x record extensions.
 import { Decoder, Encoder, Tag } from 'cbor-x';
+import { emitCbor } from './cbor-emit.js';
 
 const SELF_DESCRIBED = 55799;
 
 const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true, tagUint8Array: false, pack: false });
 const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 
-/** Encodes one value with the self-describing tag prefix (d9 d9 f7). */
+/** Encodes one value with the self-describing tag prefix (d9 d9 f7): JSON-shaped data by our emitter, the rest by cbor-x. */
 export function encodeCbor(value: unknown): Uint8Array {
-  return encoder.encode(new Tag(value, SELF_DESCRIBED));
+  return emitCbor(value) ?? encoder.encode(new Tag(value, SELF_DESCRIBED));
 }
 
 /** Decodes one data item (the self-describing tag is accepted and dropped). */

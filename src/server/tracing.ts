@@ -1,7 +1,7 @@
 // TracingConfiguration made real: OpenTelemetry spans for requests and their stages, exported over OTLP gRPC,
 // sampled per million with parent-based sampling (upstream k8s.io/component-base/tracing).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -51,8 +51,22 @@ export function startTracing(cfg: TracingSettings, serviceName = 'apiserver'): T
 
 export const tracer = () => trace.getTracer(TRACER_NAME);
 
+/** Whether a tracer provider is installed (spans are recorded or propagated); else spans can be skipped. */
+export const tracingEnabled = (): boolean => current !== undefined;
+
+const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /** Runs fn inside a child span of the active one; errors mark the span and propagate. */
-export async function inSpan<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T> | T): Promise<T> {
+export function inSpan<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T> | T): Promise<T> {
+  // no provider installed: the API's spans would be non-recording no-ops, so skip building them
+  // (a write runs a dozen of these: admission plugins, storage calls)
+  if (!current) {
+    try {
+      return Promise.resolve(fn(NOOP_SPAN));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   return tracer().startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);

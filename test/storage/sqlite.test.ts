@@ -217,3 +217,40 @@ describe('sqlite store persistence', () => {
       raw.close();
     }));
 });
+
+describe('sqlite group commit and reads', () => {
+  it('a read that does not touch the open batch neither commits it nor sees it; one that does commits first', () =>
+    withDir(async (dir) => {
+      const store = new SqliteStore(dir);
+      await store.open();
+      try {
+        await store.create('/registry/ns/a', enc('a'));
+        const committed = await store.currentRevision();
+        let acked = false;
+        const write = store.create('/registry/cm/x', enc('x')).then((kv) => ((acked = true), kv));
+        // another key and another prefix: answered from the committed state, the batch stays open
+        const other = await store.get('/registry/ns/a');
+        expect(other.revision).toBe(committed);
+        expect(dec(other.kv!.value)).toBe('a');
+        const list = await store.range({ prefix: '/registry/ns/' });
+        expect(list.revision).toBe(committed);
+        expect(list.kvs.map((kv) => kv.key)).toEqual(['/registry/ns/a']);
+        await Promise.resolve();
+        expect(acked).toBe(false);
+        // a range over the written key needs the batch: committed before it reads, and sees the write
+        const cms = await store.range({ prefix: '/registry/cm/' });
+        expect(cms.kvs.map((kv) => dec(kv.value))).toEqual(['x']);
+        expect((await write).modRevision).toBe(committed + 1);
+        expect(acked).toBe(true);
+        // the same for a get of the written key, and for a read at the revision the batch assigned
+        const w2 = store.update('/registry/cm/x', enc('y'), committed + 1);
+        expect(dec((await store.get('/registry/cm/x')).kv!.value)).toBe('y');
+        const rev2 = (await w2).modRevision;
+        void store.create('/registry/cm/z', enc('z'));
+        const at = await store.get('/registry/ns/a', rev2 + 1);
+        expect(at.revision).toBe(rev2 + 1);
+      } finally {
+        await store.close();
+      }
+    }));
+});

@@ -3,6 +3,7 @@
 import { errors, failure } from '../../api/status.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import { objectKey } from '../registry/keys.js';
+import type { KeyValue } from '../storage/types.js';
 import type { AdmissionPlugin } from './admission.js';
 import type { ApiDeps } from './api-handler.js';
 
@@ -11,7 +12,25 @@ const NAMESPACES = { group: '', plural: 'namespaces', scope: 'Cluster' as const 
 /** Namespaces the server relies on (upstream's immortal namespaces). */
 export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
+/** Namespace key → whether the namespace at that modRevision is terminating (a revision names one content). */
+type Seen = Map<string, { rev: number; terminating: boolean }>;
+const SEEN_MAX = 4096;
+
+/** Decodes a namespace only when its revision changed: every create into it asks. */
+function terminating(seen: Seen, kv: KeyValue): boolean {
+  const hit = seen.get(kv.key);
+  if (hit && hit.rev === kv.modRevision) return hit.terminating;
+  const ns = decodeFromStorage(kv);
+  const phase = (ns.status as { phase?: string } | undefined)?.phase;
+  const t = phase === 'Terminating' || !!ns.metadata?.deletionTimestamp;
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(kv.key, { rev: kv.modRevision, terminating: t });
+  return t;
+}
+
 export function namespaceLifecycle(deps: Pick<ApiDeps, 'store'>): AdmissionPlugin {
+  // per store: revisions identify contents within one store only
+  const seen: Seen = new Map();
   return {
     name: 'NamespaceLifecycle',
     async validate(a) {
@@ -20,9 +39,7 @@ export function namespaceLifecycle(deps: Pick<ApiDeps, 'store'>): AdmissionPlugi
       if (a.operation !== 'CREATE' || a.type.scope !== 'Namespaced' || !a.namespace) return;
       const got = await deps.store.get(objectKey(NAMESPACES, undefined, a.namespace));
       if (!got.kv) throw errors.notFound({ group: '', resource: 'namespaces', name: a.namespace });
-      const ns = decodeFromStorage(got.kv);
-      const phase = (ns.status as { phase?: string } | undefined)?.phase;
-      if (phase === 'Terminating' || ns.metadata?.deletionTimestamp) {
+      if (terminating(seen, got.kv)) {
         const gr = a.type.group ? `${a.type.plural}.${a.type.group}` : a.type.plural;
         throw failure(403, 'Forbidden', `${gr} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`, {
           name: a.name,

@@ -43,8 +43,22 @@ export function acceptedList(o: NegotiateOptions): string {
   return list.join(', ');
 }
 
+/** Answers by Accept header and options: a client sends the same header on every request. */
+const negotiated = new Map<string, Negotiated>();
+const NEGOTIATED_MAX = 256;
+
 /** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. */
 export function negotiate(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
+  const key = `${+o.protobuf}${+o.cbor}${+o.transforms}${+o.watch}${acceptHeader ?? '\u0000'}`;
+  const hit = negotiated.get(key);
+  if (hit) return { ...hit };
+  const n = negotiateUncached(acceptHeader, o);
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(key, n);
+  return { ...n };
+}
+
+function negotiateUncached(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
   for (const r of parseAccept(acceptHeader)) {
     const enc = encodingOf(r, o);
     if (!enc) continue;

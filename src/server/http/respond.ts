@@ -1,7 +1,7 @@
 // Writing responses: negotiated objects, Status errors, warnings, gzip.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { tracer } from '../tracing.js';
+import { tracer, tracingEnabled } from '../tracing.js';
 import { gzipSync } from 'node:zlib';
 import { StatusError, errors, type Status } from '../../api/status.js';
 import { StoreError } from '../storage/types.js';
@@ -141,6 +141,10 @@ export function writeObject(
   n: Negotiated,
   opts: ResponseOptions = {},
 ): void {
+  if (!tracingEnabled()) {
+    writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+    return;
+  }
   // upstream's "SerializeObject" span (responsewriters)
   const span = tracer().startSpan('SerializeObject', { attributes: { 'encoding': n.encoding } });
   try {

@@ -28,6 +28,9 @@ function utf8Rank(unit: number): number {
  * because code point order equals UTF-8 byte order.
  */
 export function prefixEnd(prefix: string): string | undefined {
+  // fast path: a last unit outside the surrogates and below U+D7FF/U+FFFF is a code point of its own
+  const last = prefix.length > 0 ? prefix.charCodeAt(prefix.length - 1) : -1;
+  if (last >= 0 && last < 0xd7ff) return prefix.slice(0, -1) + String.fromCharCode(last + 1);
   const points = Array.from(prefix);
   while (points.length > 0) {
     const last = points.pop()!.codePointAt(0)!;

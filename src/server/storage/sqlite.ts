@@ -11,6 +11,11 @@
 // instead of corrupting the in-memory revision counter. The OS drops the
 // lock when the owning process dies, so restart after kill -9 just works.
 //
+// A read never sees the open batch's writes: one that needs them (its key or range was written in
+// the batch, or it asks for a revision the batch assigned) commits the batch first; any other read
+// runs against the committed state at committedRev without forcing a commit, so reads between
+// writes (admission lookups, namespace checks) no longer end each batch after one write.
+//
 // Revisions follow etcd: an empty store is at revision 1, the first write
 // gets 2. compact(rev) keeps the state at rev; persisted in `meta`.
 import { preparePrivateDataDir } from './private-files.js';
@@ -96,6 +101,8 @@ interface EventRow extends Row {
 interface Batch {
   startRev: number;
   events: StoreEvent[];
+  /** Keys written in this batch: a read touching one of them commits the batch first. */
+  keys: Set<string>;
   waiters: Array<{ resolve(): void; reject(err: unknown): void }>;
 }
 
@@ -227,9 +234,10 @@ export class SqliteStore implements RevisionedStore {
 
   async get(key: string, revision?: number): Promise<GetResult> {
     this.checkOpen();
-    this.flush();
-    const rev = checkReadRevision(revision, this.rev, this.compacted);
-    if (rev === this.rev) {
+    if (this.batch && (this.batch.keys.has(key) || (revision !== undefined && revision > this.committedRev))) this.flush();
+    // without an open batch's write to this key, the current row is the committed one
+    const rev = checkReadRevision(revision, this.committedRev, this.compacted);
+    if (rev === this.committedRev) {
       const row = this.stmts.getCurrent.get(key) as Row | undefined;
       return row ? { kv: rowToKv(row), revision: rev } : { revision: rev };
     }
@@ -239,21 +247,28 @@ export class SqliteStore implements RevisionedStore {
 
   async range(opts: RangeOptions): Promise<RangeResult> {
     this.checkOpen();
-    this.flush();
-    const rev = checkReadRevision(opts.revision, this.rev, this.compacted);
+    if (this.batch && ((opts.revision !== undefined && opts.revision > this.committedRev) || touchesPrefix(this.batch.keys, opts.prefix))) this.flush();
+    // the open batch wrote nothing under the prefix: its current rows are the committed ones
+    const rev = checkReadRevision(opts.revision, this.committedRev, this.compacted);
     const start = rangeStart(opts.prefix, opts.startKey);
     const end = prefixEnd(opts.prefix);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
     const bounds = end === undefined ? [start] : [start, end];
     const s = this.stmts;
-    const current = rev === this.rev;
+    const current = rev === this.committedRev;
     // without a count, one row past the limit tells whether there is more (COUNT over the rest of
     // the range on every page made a full scan quadratic)
     const probe = opts.count === false && limit >= 0;
+    // an unlimited range runs a statement without LIMIT: a bound `LIMIT -1` made SQLite take ~20x
+    // longer on a small range (4 such reads per admitted write, for webhook configurations and policies)
     const rows = (
-      current
-        ? (end === undefined ? s.rangeCurrentOpen : s.rangeCurrent).all(...bounds, probe ? limit + 1 : limit)
-        : (end === undefined ? s.rangeAtOpen : s.rangeAt).all(...bounds, rev, probe ? limit + 1 : limit)
+      limit < 0
+        ? current
+          ? (end === undefined ? s.rangeCurrentOpenAll : s.rangeCurrentAll).all(...bounds)
+          : (end === undefined ? s.rangeAtOpenAll : s.rangeAtAll).all(...bounds, rev)
+        : current
+          ? (end === undefined ? s.rangeCurrentOpen : s.rangeCurrent).all(...bounds, probe ? limit + 1 : limit)
+          : (end === undefined ? s.rangeAtOpen : s.rangeAt).all(...bounds, rev, probe ? limit + 1 : limit)
     ) as Row[];
     if (probe) {
       const more = rows.length > limit;
@@ -370,6 +385,7 @@ export class SqliteStore implements RevisionedStore {
       return Promise.reject(failure);
     }
     batch.events.push(out.event);
+    batch.keys.add(out.event.kv.key);
     const done = new Promise<T>((resolve, reject) => {
       batch.waiters.push({ resolve: () => resolve(out.result), reject });
     });
@@ -379,7 +395,7 @@ export class SqliteStore implements RevisionedStore {
 
   private beginBatch(): void {
     this.guard(() => this.db!.exec('BEGIN IMMEDIATE'));
-    const batch: Batch = { startRev: this.rev, events: [], waiters: [] };
+    const batch: Batch = { startRev: this.rev, events: [], keys: new Set(), waiters: [] };
     this.batch = batch;
     setImmediate(() => {
       if (this.batch === batch) this.flush();
@@ -475,6 +491,10 @@ function prepareStatements(db: Database.Database) {
     rangeCurrentOpen: p(
       `SELECT ${cols} FROM current c JOIN log l ON l.revision = c.revision WHERE c.key >= ? ORDER BY c.key LIMIT ?`,
     ),
+    rangeCurrentAll: p(`SELECT ${cols} FROM current c JOIN log l ON l.revision = c.revision WHERE c.key >= ? AND c.key < ? ORDER BY c.key`),
+    rangeCurrentOpenAll: p(`SELECT ${cols} FROM current c JOIN log l ON l.revision = c.revision WHERE c.key >= ? ORDER BY c.key`),
+    rangeAtAll: p(`SELECT ${cols} FROM (${atRev(true)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key`),
+    rangeAtOpenAll: p(`SELECT ${cols} FROM (${atRev(false)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key`),
     countCurrent: p('SELECT COUNT(*) FROM current WHERE key >= ? AND key < ?').pluck(),
     countCurrentOpen: p('SELECT COUNT(*) FROM current WHERE key >= ?').pluck(),
     rangeAt: p(`SELECT ${cols} FROM (${atRev(true)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`),
@@ -491,6 +511,12 @@ function prepareStatements(db: Database.Database) {
         WHERE n.revision > ? AND n.revision <= ?)`),
     deleteTombstones: p('DELETE FROM log WHERE revision > ? AND revision <= ? AND deleted = 1'),
   };
+}
+
+/** Whether a key written in the open batch lies under prefix (the range a read covers). */
+function touchesPrefix(keys: Set<string>, prefix: string): boolean {
+  for (const k of keys) if (k.startsWith(prefix)) return true;
+  return false;
 }
 
 function bytesOf(buf: Buffer | null): Uint8Array {

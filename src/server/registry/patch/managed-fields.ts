@@ -35,7 +35,17 @@ export const ANCIENT_CHANGES = 'ancient-changes';
  * Identity of an entry: the JSON of manager, operation, apiVersion (updates only) and subresource,
  * so an applier keeps one entry across versions while updaters get one per version.
  */
+let lastId: { manager: string; operation: string; apiVersion: string; subresource?: string; id: string } | undefined;
 export function managerId(manager: string, operation: 'Apply' | 'Update', apiVersion: string, subresource?: string): string {
+  // consecutive writes mostly come from one manager: remember the last identity
+  const l = lastId;
+  if (l && l.manager === manager && l.operation === operation && l.apiVersion === apiVersion && l.subresource === subresource) return l.id;
+  const id = managerIdOf(manager, operation, apiVersion, subresource);
+  lastId = { manager, operation, apiVersion, subresource, id };
+  return id;
+}
+
+function managerIdOf(manager: string, operation: 'Apply' | 'Update', apiVersion: string, subresource?: string): string {
   const o: Record<string, string> = {};
   if (manager) o.manager = manager;
   o.operation = operation;
@@ -150,7 +160,17 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
 }
 
 /** RFC 3339 with second precision, as managedFields times are written. */
+let secondsIn = '';
+let secondsOut = '';
 export function toSeconds(now: string): string {
+  // every write of one second passes the same stamp: remember the last answer
+  if (now === secondsIn) return secondsOut;
+  secondsOut = toSecondsUncached(now);
+  secondsIn = now;
+  return secondsOut;
+}
+
+function toSecondsUncached(now: string): string {
   const ms = Date.parse(now);
   if (Number.isNaN(ms)) return now;
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
