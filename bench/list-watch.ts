@@ -72,17 +72,20 @@ interface FanOut {
   p99: number;
   delivered: number;
   rss: number;
-  /** Server CPU time during the writes. */
+  /** Server CPU time during the writes, and its system (kernel) part. */
   cpuMs: number;
+  sysMs: number;
+  /** The watcher processes' CPU time during the writes (the load generator's own cost). */
+  genCpuMs: number;
 }
 
 const WATCH_WORKERS = Number(process.env.BENCH_WATCH_WORKERS ?? 4);
 
-/** CPU time (user + system) a process has used, in ms. */
-function cpuMs(pid: number): number {
+/** CPU time (user + system) a process has used, in ms; `sys`: the system part only. */
+function cpuMs(pid: number, sys = false): number {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return (((sys ? 0 : Number(f[11])) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return NaN;
   }
@@ -107,6 +110,9 @@ export async function fanOut(server: ChildServer, watchPath: string, postPath: s
   }));
   await new Promise((r) => setTimeout(r, 500));
   const cpu0 = cpuMs(server.proc.pid!);
+  const sys0 = cpuMs(server.proc.pid!, true);
+  const genCpu = () => workers.reduce((t, w) => t + cpuMs(w.pid!), 0);
+  const gen0 = genCpu();
   const writeAgent = new Agent({ keepAlive: true, maxSockets: 8 });
   const total = WATCH_SECONDS * WRITES_PER_SECOND;
   const t0 = performance.now();
@@ -136,6 +142,8 @@ export async function fanOut(server: ChildServer, watchPath: string, postPath: s
   await Promise.all(inflight);
   await new Promise((r) => setTimeout(r, 1000));
   const cpu = cpuMs(server.proc.pid!) - cpu0;
+  const sys = cpuMs(server.proc.pid!, true) - sys0;
+  const gen = genCpu() - gen0;
   writeAgent.destroy();
   const fine = new Float64Array(2000);
   const coarse = new Float64Array(60_000);
@@ -155,7 +163,7 @@ export async function fanOut(server: ChildServer, watchPath: string, postPath: s
     for (let j = 100; j < coarse.length; j++) if ((want -= coarse[j]!) <= 0) return j + 1;
     return NaN;
   };
-  return { p50: q(0.5), p99: q(0.99), delivered, rss: server.peakRss(), cpuMs: cpu };
+  return { p50: q(0.5), p99: q(0.99), delivered, rss: server.peakRss(), cpuMs: cpu, sysMs: sys, genCpuMs: gen };
 }
 
 export async function watch(): Promise<void> {
@@ -170,7 +178,10 @@ export async function watch(): Promise<void> {
   line('watch delivery latency p50', a.p50, c.p50, 'ms');
   line('watch delivery latency p99', a.p99, c.p99, 'ms');
   const perEvent = (f: FanOut) => (f.cpuMs * 1000) / Math.max(1, f.delivered);
-  console.log(`list-watch watch fan-out server CPU per delivered event ${perEvent(a).toFixed(1)}µs (ceiling ${perEvent(c).toFixed(1)}µs, ratio ${(perEvent(c) / perEvent(a)).toFixed(2)}) over ${WATCH_WORKERS} watcher processes`);
+  const sysShare = (f: FanOut) => `${((100 * f.sysMs) / Math.max(1, f.cpuMs)).toFixed(0)}% system`;
+  console.log(`list-watch watch fan-out server CPU per delivered event ${perEvent(a).toFixed(1)}µs, ${sysShare(a)} (ceiling ${perEvent(c).toFixed(1)}µs, ${sysShare(c)}, ratio ${(perEvent(c) / perEvent(a)).toFixed(2)}) over ${WATCH_WORKERS} watcher processes`);
+  const genPerEvent = (f: FanOut) => (f.genCpuMs * 1000) / Math.max(1, f.delivered);
+  console.log(`list-watch watch fan-out load generator CPU per delivered event ${genPerEvent(a).toFixed(1)}µs (against the ceiling ${genPerEvent(c).toFixed(1)}µs)`);
   console.log(`list-watch watch fan-out peak server RSS ${(a.rss / 2 ** 20).toFixed(0)} MiB (ceiling ${(c.rss / 2 ** 20).toFixed(0)} MiB, ratio ${(c.rss / a.rss).toFixed(2)})`);
 }
 

@@ -23,6 +23,8 @@ export interface WatchSettings {
   maxBufferedBytes: number;
   /** Watches without timeoutSeconds end after a random time in this range (upstream: 30–60 min). */
   defaultTimeoutMs: [number, number];
+  /** Live events wait at most this long to share one write with the next ones (see watch/outbox.ts). */
+  coalesceMs: number;
 }
 
 export const defaultWatchSettings: WatchSettings = {
@@ -34,6 +36,7 @@ export const defaultWatchSettings: WatchSettings = {
   // pin more than 4 GiB between them even with unshared (Table) frames.
   maxBufferedBytes: 8 * 1024 * 1024,
   defaultTimeoutMs: [30 * 60_000, 60 * 60_000],
+  coalesceMs: 0,
 };
 
 /** Node's timers fire at once past 2^31-1 ms (~24.8 days): longer timeouts are cut to this. */
@@ -124,9 +127,16 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   // objects and metadata-only forms are encoded once per object version, encoding and spelling, and
   // shared by every watcher and list; a Table row depends on the watcher (columns on the first event)
   const cacheKey = n.representation === 'object' ? `${n.encoding}:${s.apiVersion}` : n.representation === 'PartialObjectMetadata' ? `${n.encoding}:pom:${n.metaGroup}` : undefined;
-  // whole frames are cached too, so every watcher's backlog points at the same bytes
+  // whole frames are cached too, so every watcher's backlog points at the same bytes (the keys are made
+  // once per watch, not per event)
+  const frameKeys = cacheKey ? new Map<WireType, string>() : undefined;
+  const frameKey = (type: WireType): string => {
+    let k = frameKeys!.get(type);
+    if (k === undefined) frameKeys!.set(type, (k = `${cacheKey}:${type}`));
+    return k;
+  };
   const frame = (type: WireType, o: KubeObject): Buffer =>
-    cacheKey ? cachedEncoding(o, `${cacheKey}:${type}`, () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
+    cacheKey ? cachedEncoding(o, frameKey(type), () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
 
   const bookmark = (rev: number, extraAnnotation = false): Buffer => {
     const meta: Record<string, unknown> = { resourceVersion: String(rev) };
@@ -159,7 +169,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   res.flushHeaders();
   const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));
 
-  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes });
+  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes, coalesceMs: settings.coalesceMs });
   let closed = false;
   let unregister: () => void = () => {};
   let timers: NodeJS.Timeout[] = [];
