@@ -6,7 +6,8 @@ import { benchPod } from './lib/pods.js';
 
 /**
  * Fan-out with the API server's batching, best case: the events of one turn (or of the coalescing
- * window after the last batch) are joined once and that one Buffer is written to every connection.
+ * window after the last batch) are joined once, as one ready-framed HTTP chunk, and that one Buffer is
+ * written straight to every connection (no backpressure bookkeeping, no selectors, no bounds).
  */
 const COALESCE_MS = Number(process.env.BENCH_WATCH_COALESCE_MS ?? defaultWatchSettings.coalesceMs);
 let batch: Buffer[] = [];
@@ -15,9 +16,11 @@ let lastBatch = -Infinity;
 function sendBatch(): void {
   scheduled = false;
   lastBatch = performance.now();
-  const joined = batch.length === 1 ? batch[0]! : Buffer.concat(batch);
+  let size = 0;
+  for (const b of batch) size += b.length;
+  const chunk = Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), ...batch, Buffer.from('\r\n')]);
   batch = [];
-  for (const w of watchers) w.write(joined);
+  for (const w of watchers) w.socket!.write(chunk);
 }
 function fanOut(line: Buffer): void {
   batch.push(line);

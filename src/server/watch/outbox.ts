@@ -4,7 +4,7 @@
 // The live backlog is bounded in events and bytes; past either bound the watcher is unresponsive and
 // is cut off (upstream's cacher: "Forcing watcher close due to unresponsiveness").
 //
-// Live frames are written in batches: what arrives within one event-loop turn (or within `coalesceMs`
+// Live frames are written in batches: what one delivery queues (or what arrives within `coalesceMs`
 // of the previous batch) goes out as one write per connection, of one Buffer shared by every watcher
 // that has the same frames to send. With 1000 watchers a write syscall per event per watcher was
 // most of the server's fan-out time; a batch costs one per watcher however many events it holds.
@@ -19,8 +19,8 @@ export interface OutboxBounds {
   /** How long an ended stream may wait for its client to take the rest before the connection is reset. */
   endGraceMs?: number;
   /**
-   * Live frames wait for the next event-loop turn, and at most this long after the previous batch
-   * written by any watcher with the same setting, so that a busy stream sends several per write (0: next turn).
+   * Live frames wait until the delivery that queued them returns, and until this long after the previous
+   * batch of any watcher with the same setting, so that a busy stream sends several per write (0: no wait).
    */
   coalesceMs?: number;
 }
@@ -42,7 +42,9 @@ class Batcher {
     if (this.scheduled) return;
     this.scheduled = true;
     const wait = this.last + this.windowMs - performance.now();
-    if (wait <= 0) setImmediate(this.run);
+    // a batch is what one delivery (one store batch for every watcher of a type) queued: written as
+    // soon as that delivery returns, not a loop turn later
+    if (wait <= 0) queueMicrotask(this.run);
     else setTimeout(this.run, wait);
   }
 
