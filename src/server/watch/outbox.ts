@@ -135,7 +135,8 @@ export class WatchOutbox {
     this.batcher = batcherFor(bounds.coalesceMs ?? 0);
     this.flushAt = Math.max(1, Math.min(FLUSH_EVENTS, Math.floor(bounds.maxEvents / 2)));
     this.joinable = res instanceof ServerResponse;
-    if (this.joinable && res.chunkedEncoding && res.socket) {
+    // (a HEAD answer has no body: Node drops what is written to it, so it is left to the response)
+    if (this.joinable && res.chunkedEncoding && res.socket && res.req?.method !== 'HEAD') {
       this.sock = res.socket;
       this.sock.on('drain', this.flush);
     }
