@@ -144,10 +144,21 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     return enc.event('BOOKMARK', enc.object({ kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta }));
   };
 
+  // An unfiltered watcher sends the event as it is: its frame is kept on the event for the other
+  // watchers of the same form (one map lookup per watcher, no per-watcher closure or key string)
+  const eventFrame = (ev: CacheEvent): Buffer => {
+    if (!cacheKey) return frame(ev.type, ev.obj);
+    const key = frameKey(ev.type);
+    const m = (ev.encoded ??= new Map());
+    let b = m.get(key);
+    if (b === undefined) m.set(key, (b = frame(ev.type, ev.obj)));
+    return b;
+  };
+
   // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
   const toFrame = (ev: CacheEvent): Buffer | undefined => {
     if (ev.revision > lastRev) lastRev = ev.revision;
-    if (!filtered) return frame(ev.type, ev.obj);
+    if (!filtered) return eventFrame(ev);
     const now = ev.type === 'DELETED' ? false : matches(ev.obj);
     const before = ev.prevObj ? matches(ev.prevObj) : false;
     if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj) : undefined;
