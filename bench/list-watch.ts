@@ -99,7 +99,7 @@ function cpuMs(pid: number, sys = false): number {
  * `total` POSTs at WRITES_PER_SECOND, at most 64 in flight; each object carries the time it was due in
  * a `bench/sent` annotation. Returns how far behind schedule the writer fell at worst.
  */
-async function writeAt(u: URL, postPath: string, total: number, namespace: string): Promise<{ behind: number }> {
+async function writeAt(u: URL, postPath: string, total: number, namespace: string, prefix = 'w'): Promise<{ behind: number }> {
   const writeAgent = new Agent({ keepAlive: true, maxSockets: 8 });
   const t0 = performance.now();
   const inflight: Promise<void>[] = [];
@@ -114,7 +114,7 @@ async function writeAt(u: URL, postPath: string, total: number, namespace: strin
     const body = JSON.stringify({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: `w-${i}`, namespace, annotations: { 'bench/sent': String(performance.timeOrigin + due) } },
+      metadata: { name: `${prefix}-${i}`, namespace, annotations: { 'bench/sent': String(performance.timeOrigin + due) } },
       data: { payload: 'x'.repeat(512) },
     });
     inflight.push(
@@ -142,6 +142,9 @@ const CALIBRATION_WRITES = 600;
  * writes as the fan-out's: what is left of the fan-out's CPU after it is the fan-out's own.
  */
 async function writeCpu(server: ChildServer, postPath: string, namespace: string): Promise<number> {
+  // warm the write path first (its first writes are compiled as they run)
+  await writeAt(new URL(server.url), postPath, CALIBRATION_WRITES / 2, namespace, 'warm');
+  await new Promise((r) => setTimeout(r, 500));
   const cpu0 = cpuMs(server.proc.pid!);
   await writeAt(new URL(server.url), postPath, CALIBRATION_WRITES, namespace);
   await new Promise((r) => setTimeout(r, 500));
