@@ -53,7 +53,14 @@ class Batcher {
     this.last = performance.now();
     const list = this.waiting;
     this.waiting = [];
-    for (const o of list) o.flushQueued();
+    for (const o of list) {
+      try {
+        o.flushQueued();
+      } catch {
+        // one connection's failure is its own: the others still get their batch
+        o.abort();
+      }
+    }
   };
 }
 
@@ -71,6 +78,7 @@ function batcherFor(ms: number): Batcher {
 let joins: Map<Buffer, { frames: Buffer[]; chunked: boolean; joined: Buffer }[]> | undefined;
 
 const CRLF = Buffer.from('\r\n');
+const MAX_JOINS_PER_FIRST = 16;
 
 /**
  * The frames from `from` on as one Buffer; `chunked`: as one HTTP/1.1 chunk (size line, data, CRLF:
@@ -95,7 +103,8 @@ function joinShared(frames: Buffer[], from: number, chunked: boolean): Buffer {
   let size = 0;
   for (const f of own) size += f.length;
   const joined = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`, 'latin1'), ...own, CRLF]) : n === 1 ? first : Buffer.concat(own, size);
-  seen.push({ frames: own, chunked, joined });
+  // watchers with selectors can each have their own sequence: a few are kept, not one per watcher
+  if (seen.length < MAX_JOINS_PER_FIRST) seen.push({ frames: own, chunked, joined });
   return joined;
 }
 
