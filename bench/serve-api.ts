@@ -2,7 +2,9 @@
 import { startServer } from '../src/server/app.js';
 
 const store = (process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : 'memory') as 'memory' | 'sqlite';
-const server = await startServer({ port: 0, store, dataDir: process.argv[3], demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0 });
+// BENCH_WATCH_COALESCE_MS: the watch batching window to measure (default: the server's)
+const coalesce = process.env.BENCH_WATCH_COALESCE_MS;
+const server = await startServer({ port: 0, store, dataDir: process.argv[3], demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0 }, coalesce ? { watch: { coalesceMs: Number(coalesce) } } : {});
 // optional bulk seed straight into the store: `--seed-pods N` (stored bytes as the API stores them)
 const seedAt = process.argv.indexOf('--seed-pods');
 if (seedAt > 0) {

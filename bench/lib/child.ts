@@ -15,7 +15,9 @@ export interface ChildServer {
 
 export async function startChild(script: string, args: string[] = []): Promise<ChildServer> {
   const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_PROF=<dir>: the server writes a V8 CPU profile there when it stops (profile first, #22)
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     proc.stdout!.on('data', (d) => {

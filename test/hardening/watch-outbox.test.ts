@@ -144,3 +144,79 @@ describe('watch outbox end', () => {
     expect(dechunk(got.bytes)).toBe('one\nlast\n');
   });
 });
+
+/** The chunk payloads of a chunked HTTP/1.1 response, in order (the last, empty chunk left out). */
+function chunksOf(raw: Buffer): string[] {
+  let i = raw.indexOf('\r\n\r\n') + 4;
+  const out: string[] = [];
+  for (;;) {
+    const eol = raw.indexOf('\r\n', i);
+    const len = parseInt(raw.subarray(i, eol).toString(), 16);
+    if (!len) return out;
+    out.push(raw.subarray(eol + 2, eol + 2 + len).toString());
+    expect(raw.subarray(eol + 2 + len, eol + 4 + len).toString()).toBe('\r\n');
+    i = eol + 2 + len + 2;
+  }
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('watch outbox batching', () => {
+  it('sends the live frames of one turn as one chunk, the bytes unchanged', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({}));
+    for (const f of ['{"a":1}\n', '{"b":2}\n', '{"c":3}\n']) expect(out.push(Buffer.from(f))).toBe(true);
+    await turn();
+    await turn();
+    out.push(Buffer.from('{"d":4}\n'));
+    out.end(Buffer.from('last\n'));
+    const got = await body();
+    expect(got.complete).toBe(true);
+    // one write (and one chunk) per batch rather than per event
+    expect(chunksOf(got.bytes)).toEqual(['{"a":1}\n{"b":2}\n{"c":3}\n', '{"d":4}\nlast\n']);
+  });
+
+  it('keeps backlog before live frames when both are pending', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({}));
+    out.addBacklog([Buffer.from('x\n'), undefined, Buffer.from('y\n')]);
+    out.push(Buffer.from('a\n'));
+    out.push(Buffer.from('b\n'));
+    await turn();
+    out.addBacklog([Buffer.from('z\n')]);
+    out.push(Buffer.from('c\n'));
+    out.end(Buffer.from('last\n'));
+    const got = await body();
+    expect(got.complete).toBe(true);
+    expect(dechunk(got.bytes)).toBe('x\ny\na\nb\nz\nc\nlast\n');
+  });
+
+  it('a burst of more than maxEvents in one turn to a reading client is written, not counted as slow', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({ maxEvents: 10 }));
+    const frames = Array.from({ length: 100 }, (_, i) => `${i}\n`);
+    for (const f of frames) expect(out.push(Buffer.from(f))).toBe(true);
+    out.end();
+    const got = await body();
+    expect(dechunk(got.bytes)).toBe(frames.join(''));
+  });
+
+  it('holds live frames for coalesceMs after the previous batch, and sends the first at once', async () => {
+    const { res, body } = await stalled();
+    const out = new WatchOutbox(res, bounds({ coalesceMs: 5_000 }));
+    out.push(Buffer.from('1\n'));
+    await turn();
+    await turn();
+    expect(out.pendingEvents).toBe(0);
+    // within the window: held for the next batch, together
+    out.push(Buffer.from('2\n'));
+    await turn();
+    out.push(Buffer.from('3\n'));
+    await turn();
+    expect(out.pendingEvents).toBe(2);
+    // ending writes what is held at once
+    out.end();
+    const got = await body();
+    expect(chunksOf(got.bytes)).toEqual(['1\n', '2\n3\n']);
+  });
+});

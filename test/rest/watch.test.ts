@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import type { ApiServer } from '../../src/server/app.js';
 import { startServer } from '../../src/server/app.js';
 import { client } from '../helpers/server.js';
@@ -167,5 +168,53 @@ describe('watch', () => {
     await fast.until((e) => e.length >= before + 30);
     ac.abort();
     fast.close();
+  });
+});
+
+describe('watch stream bytes', () => {
+  /** A watch over a raw socket: the dechunked body so far, and each chunk checked for framing. */
+  async function rawWatch(path: string): Promise<{ body: () => string; close: () => void }> {
+    const u = new URL(server.url);
+    const sock = connect(Number(u.port), u.hostname);
+    sock.write(`GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: application/json\r\n\r\n`);
+    let raw = Buffer.alloc(0);
+    sock.on('data', (d: Buffer) => (raw = Buffer.concat([raw, d])));
+    const body = () => {
+      let i = raw.indexOf('\r\n\r\n');
+      if (i < 0) return '';
+      i += 4;
+      let out = '';
+      for (;;) {
+        const eol = raw.indexOf('\r\n', i);
+        if (eol < 0) return out;
+        const len = parseInt(raw.subarray(i, eol).toString('latin1'), 16);
+        if (eol + 2 + len + 2 > raw.length) return out;
+        expect(raw.subarray(eol + 2 + len, eol + 4 + len).toString('latin1')).toBe('\r\n');
+        out += raw.subarray(eol + 2, eol + 2 + len).toString();
+        i = eol + 4 + len;
+      }
+    };
+    return { body, close: () => sock.destroy() };
+  }
+
+  it('sends each event as its JSON line, objects byte for byte as a GET serves them, when writes arrive together', async () => {
+    const list = await api.get(NS);
+    const watches = await Promise.all([0, 1].map(() => rawWatch(`${NS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`)));
+    await expect.poll(() => server.deps.caches.get('/registry/core/configmaps/').watcherCount).toBeGreaterThanOrEqual(2);
+    const names = ['g1', 'g2', 'g3', 'g4', 'g5'];
+    await Promise.all(names.map((n) => api.post(NS, { ...cm(n), data: { v: n } })));
+    for (const w of watches) await expect.poll(() => w.body().split('\n').length - 1, { timeout: 10_000 }).toBe(names.length);
+    const lines = watches[0]!.body().split('\n').slice(0, -1);
+    const expected: string[] = [];
+    for (const line of lines) {
+      const name = (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name;
+      const got = await fetch(`${server.url}${NS}/${name}`, { headers: { Accept: 'application/json' } });
+      expected.push(`{"type":"ADDED","object":${(await got.text()).trimEnd()}}`);
+    }
+    expect(lines.map((l) => (JSON.parse(l) as { object: { metadata: { name: string } } }).object.metadata.name).sort()).toEqual(names);
+    expect(lines).toEqual(expected);
+    // every watcher gets the same bytes
+    expect(watches[1]!.body()).toBe(watches[0]!.body());
+    for (const w of watches) w.close();
   });
 });

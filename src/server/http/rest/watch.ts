@@ -23,6 +23,8 @@ export interface WatchSettings {
   maxBufferedBytes: number;
   /** Watches without timeoutSeconds end after a random time in this range (upstream: 30–60 min). */
   defaultTimeoutMs: [number, number];
+  /** Live events wait at most this long to share one write with the next ones (see watch/outbox.ts). */
+  coalesceMs: number;
 }
 
 export const defaultWatchSettings: WatchSettings = {
@@ -34,6 +36,7 @@ export const defaultWatchSettings: WatchSettings = {
   // pin more than 4 GiB between them even with unshared (Table) frames.
   maxBufferedBytes: 8 * 1024 * 1024,
   defaultTimeoutMs: [30 * 60_000, 60 * 60_000],
+  coalesceMs: 0,
 };
 
 /** Node's timers fire at once past 2^31-1 ms (~24.8 days): longer timeouts are cut to this. */
@@ -124,9 +127,16 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   // objects and metadata-only forms are encoded once per object version, encoding and spelling, and
   // shared by every watcher and list; a Table row depends on the watcher (columns on the first event)
   const cacheKey = n.representation === 'object' ? `${n.encoding}:${s.apiVersion}` : n.representation === 'PartialObjectMetadata' ? `${n.encoding}:pom:${n.metaGroup}` : undefined;
-  // whole frames are cached too, so every watcher's backlog points at the same bytes
+  // whole frames are cached too, so every watcher's backlog points at the same bytes (the keys are made
+  // once per watch, not per event)
+  const frameKeys = cacheKey ? new Map<WireType, string>() : undefined;
+  const frameKey = (type: WireType): string => {
+    let k = frameKeys!.get(type);
+    if (k === undefined) frameKeys!.set(type, (k = `${cacheKey}:${type}`));
+    return k;
+  };
   const frame = (type: WireType, o: KubeObject): Buffer =>
-    cacheKey ? cachedEncoding(o, `${cacheKey}:${type}`, () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
+    cacheKey ? cachedEncoding(o, frameKey(type), () => enc.event(type, enc.object(encodeObj(o)))) : enc.event(type, enc.object(encodeObj(o)));
 
   const bookmark = (rev: number, extraAnnotation = false): Buffer => {
     const meta: Record<string, unknown> = { resourceVersion: String(rev) };
@@ -134,10 +144,21 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
     return enc.event('BOOKMARK', enc.object({ kind: s.type.kind, apiVersion: s.apiVersion, metadata: meta }));
   };
 
+  // An unfiltered watcher sends the event as it is: its frame is kept on the event for the other
+  // watchers of the same form (one map lookup per watcher, no per-watcher closure or key string)
+  const eventFrame = (ev: CacheEvent): Buffer => {
+    if (!cacheKey) return frame(ev.type, ev.obj);
+    const key = frameKey(ev.type);
+    const m = (ev.encoded ??= new Map());
+    let b = m.get(key);
+    if (b === undefined) m.set(key, (b = frame(ev.type, ev.obj)));
+    return b;
+  };
+
   // Convert a cache event into what this watcher sees (selector transitions become ADDED/DELETED).
   const toFrame = (ev: CacheEvent): Buffer | undefined => {
     if (ev.revision > lastRev) lastRev = ev.revision;
-    if (!filtered) return frame(ev.type, ev.obj);
+    if (!filtered) return eventFrame(ev);
     const now = ev.type === 'DELETED' ? false : matches(ev.obj);
     const before = ev.prevObj ? matches(ev.prevObj) : false;
     if (ev.type === 'DELETED') return before || matches(ev.obj) ? frame('DELETED', ev.obj) : undefined;
@@ -159,7 +180,7 @@ export async function handleWatch(s: RequestScope, cache: WatchCache, settings: 
   res.flushHeaders();
   const closedPromise = new Promise<void>((resolve) => res.once('close', resolve));
 
-  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes });
+  const out = new WatchOutbox(res, { maxEvents: settings.maxBuffered, maxBytes: settings.maxBufferedBytes, coalesceMs: settings.coalesceMs });
   let closed = false;
   let unregister: () => void = () => {};
   let timers: NodeJS.Timeout[] = [];
