@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, isExpired } from './errors.js';
+import { ApiClient } from './http.js';
 import { acceptFor, formOf } from './media.js';
 import { objectKey, resourcePath, withQuery } from './paths.js';
 import { parseWarnings } from './warnings.js';
@@ -56,5 +57,37 @@ describe('backoff', () => {
     expect([b.next(), b.next(), b.next(), b.next(), b.next()]).toEqual([100, 200, 400, 800, 1000]);
     b.reset();
     expect(b.next()).toBe(100);
+  });
+});
+
+describe('preload', () => {
+  const counting = (fail = false) => {
+    const sent: string[] = [];
+    const client = new ApiClient({
+      fetch: async (input, init) => {
+        sent.push(`${(init?.headers as Record<string, string>)?.Accept} ${String(input)}`);
+        return fail && sent.length === 1 ? new Response('{"kind":"Status","code":503}', { status: 503, headers: { 'content-type': 'application/json' } }) : new Response(`{"n":${sent.length}}`, { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    return { sent, client };
+  };
+
+  it('answers the next identical request once, without asking again', async () => {
+    const { sent, client } = counting();
+    client.preload('/api/v1/pods', { query: { limit: 200 }, accept: 'application/json;as=Table' });
+    const r = await client.request('GET', '/api/v1/pods', { query: { limit: 200, continue: undefined }, accept: 'application/json;as=Table' });
+    expect(r.body).toEqual({ n: 1 });
+    expect(sent).toHaveLength(1);
+    // taken once; another Accept or query is another request
+    await client.request('GET', '/api/v1/pods', { query: { limit: 200 }, accept: 'application/json;as=Table' });
+    await client.request('GET', '/api/v1/pods', { query: { limit: 200 }, accept: 'application/json' });
+    expect(sent).toHaveLength(3);
+  });
+
+  it('asks again when the preload failed', async () => {
+    const { sent, client } = counting(true);
+    client.preload('/api/v1/pods');
+    expect((await client.request('GET', '/api/v1/pods')).body).toEqual({ n: 2 });
+    expect(sent).toHaveLength(2);
   });
 });

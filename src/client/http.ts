@@ -72,9 +72,13 @@ function writeQuery(o: WriteOptions | undefined): Query {
   return { dryRun: o.dryRun ? 'All' : undefined, fieldManager: o.fieldManager, fieldValidation: o.fieldValidation, force: o.force ? 'true' : undefined };
 }
 
+/** A preloaded answer is taken only this soon after it was asked for. */
+const PRELOAD_TTL_MS = 10_000;
+
 export class ApiClient {
   readonly baseUrl: string;
   private readonly fetchFn: typeof fetch;
+  private readonly preloaded = new Map<string, { at: number; response: Promise<ApiResponse> }>();
 
   constructor(readonly options: ClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
@@ -130,8 +134,31 @@ export class ApiClient {
     return res;
   }
 
+  /**
+   * Sends a GET now; the next request for the same URL with the same Accept takes its answer instead
+   * of asking again (once, within 10 s; a failed preload is simply asked again). A page asks for what it
+   * will show before the code that shows it has everything it needs (discovery) to ask.
+   */
+  preload(path: string, opts: Pick<RequestOptions, 'query' | 'accept'> = {}): void {
+    const response = this.request('GET', path, { query: opts.query, accept: opts.accept });
+    response.catch(() => {});
+    this.preloaded.set(`${opts.accept ?? ''} ${this.url(path, opts.query)}`, { at: Date.now(), response });
+  }
+
   /** Any request; the body is decoded by its content type (JSON, CBOR, else text). */
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (this.preloaded.size > 0 && method === 'GET' && opts.body === undefined) {
+      const key = `${opts.accept ?? ''} ${this.url(path, opts.query)}`;
+      const hit = this.preloaded.get(key);
+      this.preloaded.delete(key);
+      if (hit && Date.now() - hit.at < PRELOAD_TTL_MS) {
+        try {
+          return (await hit.response) as ApiResponse<T>;
+        } catch {
+          // asked again below
+        }
+      }
+    }
     const res = await this.open(method, path, opts);
     let bytes: Uint8Array;
     try {

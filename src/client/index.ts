@@ -12,3 +12,4 @@ export * from './watch.js';
 export * from './table.js';
 export * from './backoff.js';
 export * from './informer.js';
+export * from './metrics.js';

@@ -29,6 +29,7 @@ import { limitConnections, listenTracked } from './http/listen.js';
 import { InflightLimiter } from './http/inflight.js';
 import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, rawTarget } from './http/request-guard.js';
 import { requestDeadline } from './http/request-timeout.js';
+import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
@@ -118,6 +119,7 @@ export async function startServer(
   // another origin (CSRF) cannot use the user's local server.
   const acceptedHosts = flags.disableFilter ? undefined : acceptHostPatterns(flags.acceptHosts, flags.bindAddress);
   const inflight = new InflightLimiter(flags.maxRequestsInflight, flags.maxMutatingRequestsInflight);
+  const metrics = new ApiMetrics({ types, caches, gates: flags.featureGates });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { path, query } = rawTarget(req.url);
@@ -155,6 +157,10 @@ export async function startServer(
     if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
     // resource requests are authorized in handleResourceRequest once their attributes are known
     if (!info.isResourceRequest) await authorization.authorizeNonResource(req, method, path);
+    if (path === METRICS_PATH) {
+      metrics.serve(req, res, flags.featureGates.APIResponseCompression);
+      return;
+    }
     if (path === AT_REST_PATH) {
       await serveAtRestInfo(req, res, query, deps, encryption);
       return;
@@ -214,6 +220,7 @@ export async function startServer(
     : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    res.once('close', () => metrics.observe(req, res.statusCode));
     if (flags.requestLog)
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -9,6 +9,19 @@ export const FEATURE_DEFAULTS = {
 } as const;
 
 export type FeatureName = keyof typeof FEATURE_DEFAULTS;
+
+/**
+ * Each gate's maturity as upstream reports it (component-base featuregate.PreRelease: "ALPHA", "BETA",
+ * "" once GA), the `stage` label of `kubernetes_feature_enabled` on /metrics. A gate on by default is
+ * at least beta upstream (alpha gates are never on by default), so ours are staged to match their defaults.
+ */
+export const FEATURE_STAGES: Readonly<Record<FeatureName, 'ALPHA' | 'BETA' | '' | 'DEPRECATED'>> = {
+  APIResponseCompression: 'BETA',
+  CBORServingAndStorage: 'ALPHA',
+  ListFromCacheSnapshot: 'BETA',
+  WatchList: 'BETA',
+  AllowUnsafeMalformedObjectDeletion: 'ALPHA',
+};
 export type FeatureGates = Readonly<Record<FeatureName, boolean>>;
 
 /** Parses `A=true,B=false` as kube-apiserver's --feature-gates does; throws on unknown gates or values. */

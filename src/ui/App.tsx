@@ -7,7 +7,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
 import { ContextPicker } from './components/ContextPicker.js';
 import { ManifestViewerContext } from './components/ManifestViewer.js';
-import { CreateView } from './editor/CreateView.js';
 import { MonacoManifestViewer } from './editor/MonacoManifestViewer.js';
 import { JumpBox } from './components/JumpBox.js';
 import { NamespacePicker } from './components/NamespacePicker.js';
@@ -19,12 +18,14 @@ import { useTheme } from './lib/theme.js';
 import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useLocation } from './router.js';
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
-import { ObjectView } from './views/ObjectView.js';
-import { SearchView } from './views/SearchView.js';
 import { StaticBench } from './views/StaticBench.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
 const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default: m.StudioPage })));
+// So do the object, create and search views: a list (and its first rows) evaluates only what it shows.
+const ObjectView = lazy(() => import('./views/ObjectView.js').then((m) => ({ default: m.ObjectView })));
+const CreateView = lazy(() => import('./editor/CreateView.js').then((m) => ({ default: m.CreateView })));
+const SearchView = lazy(() => import('./views/SearchView.js').then((m) => ({ default: m.SearchView })));
 
 function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -152,7 +153,7 @@ export function App() {
         <Sidebar discovery={discovery.data} route={route} namespace={namespace} />
         <main className="main">
           <ManifestViewerContext.Provider value={MonacoManifestViewer} key={auth.generation}>
-            {main}
+            <Suspense fallback={<div className="state compact muted">Loading…</div>}>{main}</Suspense>
           </ManifestViewerContext.Provider>
         </main>
       </div>

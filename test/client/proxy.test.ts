@@ -10,7 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiServer } from '../../src/server/app.js';
 import { startProxyServer, type ProxyServer } from '../../src/server/proxy/proxy.js';
-import { ApiClient, Informer, discover, type KubeObject } from '../../src/client/index.js';
+import { ApiClient, Informer, discover, readFeatureGates, type KubeObject } from '../../src/client/index.js';
 import { configMap, createNamespace, waitFor } from './fixtures.js';
 
 let dir: string;
@@ -100,6 +100,11 @@ describe('proxy to our own server behind TLS', () => {
     const page = await fetch(`${proxy.url}/r/core/v1/configmaps`);
     expect(await page.text()).toContain('<title>Periscope</title>');
     expect((await fetch(`${proxy.url}/readyz`)).status).toBe(200);
+  });
+
+  it('forwards /metrics: the overview reads the cluster feature gates through it', async () => {
+    const { gates } = await readFeatureGates(new ApiClient({ baseUrl: proxy.url }));
+    expect(gates).toContainEqual({ name: 'WatchList', stage: 'BETA', enabled: true });
   });
 
   it('streams watches through as they happen', async () => {

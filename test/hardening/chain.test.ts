@@ -1,6 +1,6 @@
 // Hardening of the handler chain's first filters: path names, Host and Origin checks, requests in
 // flight, request deadlines, private data files, remote binding, explorer page headers, proxy filters.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -295,6 +295,32 @@ describe('explorer pages', () => {
       // malformed percent-encoding and traversal never reach the file system outside the build
       expect((await raw(server.url, 'GET', '/%E0%A4%A.js')).status).toBe(404);
       expect((await raw(server.url, 'GET', '/..%2f..%2fetc%2fpasswd.txt')).status).toBe(404);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('explorer files', () => {
+  it('are read once and read again when the build changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'periscope-static-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Periscope</title>');
+    mkdirSync(join(dir, 'assets'));
+    const asset = join(dir, 'assets', 'app.js');
+    writeFileSync(asset, 'one();');
+    const server = await testServer({ staticDir: dir });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await raw(server.url, 'GET', '/assets/app.js');
+        expect([r.status, r.body, r.headers['content-length']]).toEqual([200, 'one();', '6']);
+      }
+      writeFileSync(asset, 'second();');
+      utimesSync(asset, new Date(), new Date(Date.now() + 5000));
+      const r = await raw(server.url, 'GET', '/assets/app.js');
+      expect([r.body, r.headers['content-length']]).toEqual(['second();', '9']);
+      const head = await raw(server.url, 'HEAD', '/assets/app.js');
+      expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', '9']);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

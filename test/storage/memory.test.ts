@@ -31,6 +31,24 @@ describe('memory store specifics', () => {
     expect(errors).toEqual(['Unavailable']);
   });
 
+  it('pages a past revision without walking the rest of the range when the count is not wanted', async () => {
+    const store = new MemoryStore();
+    await store.open();
+    for (let i = 0; i < 50; i++) await store.create(`/p/k${String(i).padStart(2, '0')}`, new Uint8Array([i]));
+    const at = await store.currentRevision();
+    await store.create('/q/later', new Uint8Array([0])); // the read below is at a past revision
+    const counted = await store.range({ prefix: '/p/', limit: 10, revision: at });
+    expect(counted).toMatchObject({ more: true, count: 50 });
+    const paged = await store.range({ prefix: '/p/', limit: 10, revision: at, count: false });
+    expect(paged.kvs.map((kv) => kv.key)).toEqual(counted.kvs.map((kv) => kv.key));
+    expect(paged.more).toBe(true);
+    // the scan stopped one past the page (count is only a lower bound then)
+    expect(paged.count).toBe(11);
+    const last = await store.range({ prefix: '/p/', startKey: '/p/k45', limit: 10, revision: at, count: false });
+    expect(last).toMatchObject({ more: false, count: 5 });
+    await store.close();
+  });
+
   it('rejects use before open', async () => {
     const store = new MemoryStore();
     await expect(store.get('/a')).rejects.toMatchObject({ code: 'Unavailable' });

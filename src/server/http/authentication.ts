@@ -59,10 +59,10 @@ export function isPublicPath(path: string): boolean {
   return /^\/(healthz|livez|readyz)(\/|$)/.test(path) || path === '/version' || path === '/version/';
 }
 
-/** API and OpenAPI paths always authenticate; other paths only when no explorer is served there. */
+/** API, OpenAPI and metrics paths always authenticate; other paths only when no explorer is served there. */
 export function needsAuthentication(path: string, servesExplorer: boolean): boolean {
   if (isPublicPath(path)) return false;
-  return !servesExplorer || /^\/(api|apis|openapi)(\/|$)/.test(path);
+  return !servesExplorer || /^\/(api|apis|openapi|metrics)(\/|$)/.test(path);
 }
 
 /** https.createServer options asking for (but not requiring) a client certificate verified by --client-ca-file. */

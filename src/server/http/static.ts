@@ -1,5 +1,5 @@
 // Serves the built explorer (SPA): files from the build directory, index.html for client routes.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
@@ -31,9 +31,43 @@ export const EXPLORER_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+/** Files up to this size are kept in memory once read; the whole cache holds at most STATIC_CACHE_BYTES. */
+const CACHED_FILE_MAX = 8 << 20;
+const STATIC_CACHE_BYTES = 64 << 20;
+
+/**
+ * The build's files, read once: a file is then answered in one write, not in 64 KiB stream chunks that
+ * each wait for an event-loop turn (on a server busy right after start, its controllers scanning every
+ * object, streaming the explorer's bundle took most of a second). A changed file (new mtime or size)
+ * is read again.
+ */
+class FileCache {
+  private files = new Map<string, { mtimeMs: number; size: number; body: Buffer }>();
+  private bytes = 0;
+
+  get(file: string, st: Stats): Buffer | undefined {
+    if (st.size > CACHED_FILE_MAX) return undefined;
+    const hit = this.files.get(file);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.body;
+    let body: Buffer;
+    try {
+      body = readFileSync(file);
+    } catch {
+      return undefined;
+    }
+    if (body.length !== st.size) return body; // changing under us: serve it, keep nothing
+    if (hit) this.bytes -= hit.size;
+    if (this.bytes + body.length > STATIC_CACHE_BYTES) return body;
+    this.files.set(file, { mtimeMs: st.mtimeMs, size: st.size, body });
+    this.bytes += body.length;
+    return body;
+  }
+}
+
 export function createStaticHandler(dir: string): ((req: IncomingMessage, res: ServerResponse, path: string) => boolean) | undefined {
   const root = resolve(dir);
   if (!existsSync(join(root, 'index.html'))) return undefined;
+  const cache = new FileCache();
   return (req, res, path) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     let decoded: string;
@@ -54,12 +88,14 @@ export function createStaticHandler(dir: string): ((req: IncomingMessage, res: S
       isAsset = false;
     }
     const st = statSync(file);
+    const body = req.method === 'HEAD' ? undefined : cache.get(file, st);
     for (const [k, v] of Object.entries(EXPLORER_SECURITY_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
-    res.setHeader('Content-Length', st.size);
+    res.setHeader('Content-Length', body?.length ?? st.size);
     res.setHeader('Cache-Control', isAsset && rel.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     res.writeHead(200);
     if (req.method === 'HEAD') res.end();
+    else if (body) res.end(body);
     else createReadStream(file).pipe(res);
     return true;
   };

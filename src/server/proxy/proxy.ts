@@ -24,7 +24,7 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-const FORWARDED_PREFIXES = ['/api', '/apis', '/openapi', '/version'];
+const FORWARDED_PREFIXES = ['/api', '/apis', '/openapi', '/version', '/metrics'];
 
 /** Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus the browser's own credentials. */
 const DROP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'authorization', 'cookie', 'origin', 'referer']);

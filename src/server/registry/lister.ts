@@ -1,7 +1,7 @@
 // Collection reads against the revisioned store: consistent snapshots, paging, selectors, and
 // the resourceVersion semantics (Most Recent, Any, Not older than, Exact, Continuation).
 import { encodeContinue } from '../../api/continue-token.js';
-import { errors } from '../../api/status.js';
+import { errors, StatusError } from '../../api/status.js';
 import { StoreError, type RevisionedStore } from '../storage/types.js';
 import type { ListOptions } from '../http/rest/list-options.js';
 import { matchesSelectors } from '../http/rest/list-options.js';
@@ -28,16 +28,37 @@ export async function waitForRevision(store: RevisionedStore, rv: number, timeou
   }
 }
 
+/** The "Too large resource version" timeout of a cache that did not catch up in time. */
+function isTooLargeResourceVersion(e: unknown): boolean {
+  return e instanceof StatusError && e.code === 504 && !!e.status.details?.causes?.some((c) => c.reason === 'ResourceVersionTooLarge');
+}
+
+/**
+ * Waits for the cache to hold the store's current state; false when it did not catch up within the
+ * timeout (a burst of writes still being applied): upstream's cacher then serves the consistent list
+ * from storage instead (cacher delegator, "fall back to etcd", apiserver_watch_cache_consistent_read_total{fallback="true"}).
+ */
+async function consistentInCache(cache: WatchCache): Promise<boolean> {
+  try {
+    await cache.waitConsistent();
+    return true;
+  } catch (e) {
+    if (isTooLargeResourceVersion(e)) return false;
+    throw e;
+  }
+}
+
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /** Most Recent, Any and Not older than are served from the watch cache; Exact and Continuation from the store. */
 export async function listObjects(rs: ResourceStore, namespace: string | undefined, o: ListOptions, cache?: WatchCache): Promise<ListResult> {
   if (cache && (o.mode.kind === 'MostRecent' || o.mode.kind === 'Any' || o.mode.kind === 'NotOlderThan')) {
-    if (o.mode.kind === 'MostRecent') await cache.waitConsistent();
+    let fromCache = true;
+    if (o.mode.kind === 'MostRecent') fromCache = await consistentInCache(cache);
     else if (o.mode.kind === 'NotOlderThan') await cache.waitFresh(o.mode.rv);
     else await cache.start();
-    return listFromCache(rs, cache, namespace, o);
+    if (fromCache) return listFromCache(rs, cache, namespace, o);
   }
   // Exact and Continuation reads at a version the cache still holds unchanged come from its snapshot
   if (cache && o.mode.kind === 'Continuation' && cache.holdsStateAt(o.mode.token.rv)) {

@@ -142,6 +142,9 @@ export class MemoryStore implements RevisionedStore {
       return { kvs, revision: rev, more: take < count, count };
     }
 
+    // a past revision has no live index: keys are visited one by one, so a scanner paging a large
+    // type (count: false) stops one past its page instead of walking the rest of the range per page
+    const counting = opts.count !== false;
     let count = 0;
     const to = this.all.endIndex(end);
     for (let i = this.all.lowerBound(start); i < to; i++) {
@@ -149,6 +152,7 @@ export class MemoryStore implements RevisionedStore {
       if (!version || version.deleted) continue;
       count++;
       if (kvs.length < limit) kvs.push(version.kv);
+      else if (!counting) break;
     }
     return { kvs, revision: rev, more: kvs.length < count, count };
   }

@@ -93,6 +93,13 @@ export class WatchCache {
     return this.watchers.size;
   }
 
+  private loaded = false;
+
+  /** How many objects the type holds, once loaded (undefined while loading or reloading). */
+  get objectCount(): number | undefined {
+    return this.loaded ? this.objects.size : undefined;
+  }
+
   start(): Promise<void> {
     // a failed load (store down) must be retried by the next caller, not cached
     this.started ??= this.load().catch((e) => {
@@ -115,6 +122,7 @@ export class WatchCache {
   }
 
   private async load(): Promise<void> {
+    this.loaded = false;
     this.objects.clear();
     this.corrupt.clear();
     this.sortedKeys = undefined;
@@ -148,6 +156,7 @@ export class WatchCache {
     this.lastChange = revision!;
     this.historyFloor = revision!;
     this.history = [];
+    this.loaded = true;
     this.storeWatch = this.store.watch(this.prefix, revision!, {
       onEvents: (evs) => this.apply(evs),
       onProgress: (r) => this.advance(r),
@@ -180,6 +189,7 @@ export class WatchCache {
     // every API watcher must relist: their history is gone
     for (const w of [...this.watchers]) this.drop(w, 'expired');
     this.started = undefined;
+    this.loaded = false;
     setTimeout(() => {
       if (!this.stopped) void this.start().catch((e) => this.opts.log?.(`watch cache ${this.prefix}: reload failed: ${e}`));
     }, 200).unref();
@@ -460,6 +470,14 @@ export class WatchCacheSet {
     let c = this.caches.get(prefix);
     if (!c) this.caches.set(prefix, (c = new WatchCache(prefix, this.store, this.opts)));
     return c;
+  }
+
+  /** Object counts of the loaded caches, by key prefix (creates no cache). */
+  *objectCounts(): Iterable<[prefix: string, count: number]> {
+    for (const [prefix, c] of this.caches) {
+      const n = c.objectCount;
+      if (n !== undefined) yield [prefix, n];
+    }
   }
 
   /** Drops a type's cache (CRD removed). */

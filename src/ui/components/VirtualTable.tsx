@@ -1,8 +1,8 @@
 // A virtualized table: only the visible rows are in the DOM, so 100k rows scroll like 100.
 // Rows past the loaded ones render as placeholders and ask for more as they come into view.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNow } from '../lib/age.js';
+import { useFixedRows } from './fixed-rows.js';
 import { cellText, objectOfRow, statusTone, type Row, type ViewColumn } from '../lib/table-view.js';
 
 export const ROW_HEIGHT = 30;
@@ -104,12 +104,8 @@ export function VirtualTable(props: VirtualTableProps) {
   const hasAges = columns.some((c) => c.timestamp);
   const clock = useNow();
   const now = hasAges ? clock : 0;
-  // stable options: the virtualizer recomputes every row's position (O(n)) when they change
-  const getItemKey = useCallback((i: number) => (i < rows.length ? keyOf(rows[i]!) : `placeholder-${i}`), [rows, keyOf]);
-  const getScrollElement = useCallback(() => scrollRef.current, []);
-  const estimateSize = useCallback(() => ROW_HEIGHT, []);
-  const virtualizer = useVirtualizer({ count, getScrollElement, estimateSize, overscan: 10, getItemKey });
-  const items = virtualizer.getVirtualItems();
+  const virtualizer = useFixedRows(scrollRef, count, ROW_HEIGHT, 10);
+  const items = virtualizer.items.map((vi) => ({ ...vi, key: vi.index < rows.length ? keyOf(rows[vi.index]!) : `placeholder-${vi.index}` }));
   // keep the header's columns over the body's when the body shows a vertical scrollbar
   const spacerRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -169,7 +165,7 @@ export function VirtualTable(props: VirtualTableProps) {
     e.preventDefault();
     if (next !== selected && next >= 0) {
       onSelect(next);
-      virtualizer.scrollToIndex(next, { align: 'auto' });
+      virtualizer.scrollToIndex(next);
     }
   };
 
@@ -227,7 +223,7 @@ export function VirtualTable(props: VirtualTableProps) {
           if (headRef.current) headRef.current.scrollLeft = e.currentTarget.scrollLeft;
         }}
       >
-        <div className="vspacer" ref={spacerRef} style={{ height: virtualizer.getTotalSize() }}>
+        <div className="vspacer" ref={spacerRef} style={{ height: virtualizer.totalSize }}>
           {items.map((vi) => {
             const row = rows[vi.index];
             if (!row)

@@ -1,7 +1,8 @@
 // The overview on the home page: how many objects of each kind (metadata-only lists of one item, the
 // server's remainingItemCount giving the rest), problems first (pods not ready, failed jobs, objects
 // and namespaces stuck terminating), recent Warning events. Counts refresh on an interval; problems
-// and events are live collections.
+// and events are live collections. The server's feature gates come from its /metrics.
+import { FeatureGatesPanel } from './FeatureGates.js';
 import { RecentWarnings } from './WorkloadPanels.js';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -165,6 +166,7 @@ export function Overview({ discovery, namespace }: { discovery: Discovery | unde
           </tbody>
         </table>
       </section>
+      <FeatureGatesPanel />
     </>
   );
 }
