@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { KubeObject } from '../registry/types.js';
-import { cachedJson } from '../watch/encode-cache.js';
+import { cachedJsonLine } from '../watch/encode-cache.js';
 import { warningHeaders } from './respond.js';
 
 const GZIP_THRESHOLD = 128 * 1024;
@@ -20,14 +20,15 @@ export async function streamJsonList(
 ): Promise<void> {
   const prefix = Buffer.from(`{"kind":${JSON.stringify(head.kind)},"apiVersion":${JSON.stringify(head.apiVersion)},"metadata":${JSON.stringify(head.metadata)},"items":[`);
   const suffix = Buffer.from(']}\n');
-  const comma = Buffer.from(',');
+  // each part is an item's JSON plus "\n": the newline's byte becomes the separating comma
   const parts: Buffer[] = new Array(items.length);
-  let total = prefix.length + suffix.length + Math.max(0, items.length - 1);
+  let total = prefix.length + suffix.length - 1;
   for (let i = 0; i < items.length; i++) {
-    const b = cachedJson(items[i]!, head.apiVersion);
+    const b = cachedJsonLine(items[i]!, head.apiVersion);
     parts[i] = b;
     total += b.length;
   }
+  if (items.length === 0) total += 1;
   if (opts.warnings.length) res.setHeader('Warning', warningHeaders(opts.warnings));
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
@@ -40,7 +41,7 @@ export async function streamJsonList(
     let at = prefix.copy(whole, 0);
     for (let i = 0; i < parts.length; i++) {
       if (i > 0) whole[at++] = 0x2c;
-      at += parts[i]!.copy(whole, at);
+      at += parts[i]!.copy(whole, at, 0, parts[i]!.length - 1);
     }
     suffix.copy(whole, at);
     const gz = gzipSync(whole, { level: 1 });
@@ -66,12 +67,13 @@ export async function streamJsonList(
     res.end();
     return;
   }
-  let batch: Buffer[] = [prefix];
-  let size = prefix.length;
+  // items are copied into CHUNK-sized buffers (one write each), waiting for drain when the socket is full
+  let chunk = Buffer.allocUnsafe(Math.max(CHUNK, prefix.length));
+  let size = prefix.copy(chunk, 0);
   const flush = async () => {
-    if (batch.length === 0) return;
-    const ok = out.write(batch.length === 1 ? batch[0]! : Buffer.concat(batch, size));
-    batch = [];
+    if (size === 0) return;
+    const ok = out.write(size === chunk.length ? chunk : chunk.subarray(0, size));
+    chunk = Buffer.allocUnsafe(CHUNK);
     size = 0;
     if (!ok && !res.destroyed)
       await new Promise<void>((r) => {
@@ -86,16 +88,18 @@ export async function streamJsonList(
   };
   for (let i = 0; i < parts.length; i++) {
     if (res.destroyed) return;
-    if (i > 0) {
-      batch.push(comma);
-      size += 1;
+    const b = parts[i]!;
+    const len = b.length - 1; // without its newline
+    const need = i > 0 ? len + 1 : len;
+    if (size + need > chunk.length) {
+      await flush();
+      if (need > chunk.length) chunk = Buffer.allocUnsafe(need); // an item larger than a chunk
     }
-    batch.push(parts[i]!);
-    size += parts[i]!.length;
-    if (size >= CHUNK) await flush();
+    if (i > 0) chunk[size++] = 0x2c;
+    size += b.copy(chunk, size, 0, len);
   }
-  batch.push(suffix);
-  size += suffix.length;
+  if (size + suffix.length > chunk.length) await flush();
+  size += suffix.copy(chunk, size);
   await flush();
   out.end();
 }

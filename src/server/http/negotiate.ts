@@ -43,8 +43,23 @@ export function acceptedList(o: NegotiateOptions): string {
   return list.join(', ');
 }
 
-/** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. */
+/** Answers already worked out, by options and Accept header (clients send a handful of distinct headers). */
+const memo = new Map<string, Negotiated>();
+const MEMO_MAX = 512;
+
+/** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. The answer is shared: read-only. */
 export function negotiate(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
+  const key = `${+o.protobuf}${+o.cbor}${+o.transforms}${+o.watch}${acceptHeader ?? ''}`;
+  let n = memo.get(key);
+  if (n === undefined) {
+    n = Object.freeze(negotiateUncached(acceptHeader, o));
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(key, n);
+  }
+  return n;
+}
+
+function negotiateUncached(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
   for (const r of parseAccept(acceptHeader)) {
     const enc = encodingOf(r, o);
     if (!enc) continue;

@@ -278,6 +278,15 @@ export class WatchCache {
     await this.waitFresh(current, timeoutMs);
   }
 
+  /**
+   * The cached object of `key` if it is exactly the stored version `modRevision` (shared, read-only;
+   * its encodings are cached on it), else undefined.
+   */
+  objectAt(key: string, modRevision: number): KubeObject | undefined {
+    const o = this.objects.get(key);
+    return o !== undefined && o.metadata?.resourceVersion === String(modRevision) ? o : undefined;
+  }
+
   /** The sorted key array and the index range [from, to) of the keys under a prefix (no copy). */
   keyRange(prefix: string): { keys: string[]; from: number; to: number } {
     this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

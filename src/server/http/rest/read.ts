@@ -2,7 +2,8 @@
 import { errors } from '../../../api/status.js';
 import { listObjects, waitForRevision } from '../../registry/lister.js';
 import type { KubeObject } from '../../registry/types.js';
-import { writeObject } from '../respond.js';
+import { writeObject, writeSerialized } from '../respond.js';
+import { cachedJsonLine } from '../../watch/encode-cache.js';
 import { streamJsonList } from '../list-stream.js';
 import type { RequestScope } from '../scope.js';
 import { toPartialObjectMetadata, toTable } from '../table.js';
@@ -16,13 +17,20 @@ export async function handleGet(s: RequestScope): Promise<void> {
   const rv = parseRV(s.query.get('resourceVersion'));
   if (rv !== undefined && rv > 0) await waitForRevision(s.rs.store, rv);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
-  const cur = await s.rs.read(ns, s.info.name);
+  // the watch cache's copy of the stored version, when it has it: decoded once, its JSON encoded once
+  const cur = await s.rs.read(ns, s.info.name, undefined, (key, rev) => s.cache.objectAt(key, rev));
   if (!cur) throw errors.notFound(s.rs.target(s.info.name));
   if (s.info.subresource === 'scale') {
     respondObject(s, 200, toScale(s.type, cur.obj), n);
     return;
   }
-  respondObject(s, 200, served(s, cur.obj), n);
+  const obj = cur.obj;
+  // the plain JSON form is served from the object's cached bytes (the same bytes encodeObject writes)
+  if (n.encoding === 'json' && n.representation === 'object' && !s.pretty && !s.type.strategy.convertFrom && obj.kind === s.type.kind && typeof obj.apiVersion === 'string' && obj.apiVersion !== '') {
+    writeSerialized(s.req, s.res, 200, () => cachedJsonLine(obj, s.apiVersion), n, { compression: s.gates.APIResponseCompression, warnings: s.warnings });
+    return;
+  }
+  respondObject(s, 200, served(s, obj), n);
 }
 
 export async function handleList(s: RequestScope): Promise<void> {
