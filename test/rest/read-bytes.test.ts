@@ -102,4 +102,22 @@ describe('read paths serve cached bytes identical to a fresh encoding', () => {
     expect(expectCanonical(page.body).items).toHaveLength(1);
     expect(Number(page.headers['content-length'])).toBe(page.body.length);
   });
+
+  it('Table list: the same document as a fresh encoding (the pretty form, compacted), every includeObject', async () => {
+    for (const include of ['', '&includeObject=None', '&includeObject=Object']) {
+      const accept = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+      const r = await raw(`${server.url}${ns}/configmaps?limit=30${include}`, 'GET', accept);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe(accept);
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+      const table = expectCanonical(r.body);
+      const fresh = JSON.parse((await raw(`${server.url}${ns}/configmaps?limit=30${include}&pretty=true`, 'GET', accept)).body.toString());
+      // ages may tick between the two requests
+      const age = table.columnDefinitions.findIndex((c: { name: string }) => c.name === 'Age');
+      expect(age).toBeGreaterThan(0);
+      for (const t of [table, fresh]) for (const row of t.rows) row.cells[age] = 'age';
+      expect(JSON.stringify(table)).toBe(JSON.stringify(fresh));
+      expect(table.rows).toHaveLength(30);
+    }
+  });
 });

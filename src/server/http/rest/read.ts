@@ -4,9 +4,10 @@ import { listObjects, waitForRevision } from '../../registry/lister.js';
 import type { KubeObject } from '../../registry/types.js';
 import { writeObject, writeSerialized } from '../respond.js';
 import { cachedJsonLine } from '../../watch/encode-cache.js';
-import { streamJsonList } from '../list-stream.js';
+import { streamJsonList, streamJsonTable } from '../list-stream.js';
+import { contentTypeHeader } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
-import { toPartialObjectMetadata, toTable } from '../table.js';
+import { columnDefinitions, tableRowPieces, toPartialObjectMetadata, toTable } from '../table.js';
 import { served } from './decode.js';
 import { parseListOptions, parseRV } from './list-options.js';
 import { includeObjectOf, negotiateFor, respondObject } from './output.js';
@@ -42,7 +43,17 @@ export async function handleList(s: RequestScope): Promise<void> {
   if (result.continue) listMeta.continue = result.continue;
   if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
   let body: unknown;
-  if (n.representation === 'Table') {
+  if (n.representation === 'Table' && n.encoding === 'json' && !s.pretty) {
+    // rows from their cached bytes (computed once per object version), streamed
+    const topts = { includeObject: includeObjectOf(s.query), metaGroup: n.metaGroup };
+    const rows = result.items.map((o) => tableRowPieces(o, s.type, topts));
+    await streamJsonTable(s.req, s.res, { apiVersion: `${n.metaGroup}/v1`, metadata: listMeta, columnDefinitions: columnDefinitions(s.type) }, rows, {
+      compression: s.gates.APIResponseCompression,
+      warnings: s.warnings,
+      contentType: contentTypeHeader(n, false),
+    });
+    return;
+  } else if (n.representation === 'Table') {
     body = toTable(result.items, s.type, { includeObject: includeObjectOf(s.query), metaGroup: n.metaGroup }, listMeta);
   } else if (n.representation === 'PartialObjectMetadata') {
     body = {
