@@ -46,9 +46,12 @@ export function acceptedList(o: NegotiateOptions): string {
 /** Answers already worked out, by options and Accept header (clients send a handful of distinct headers). */
 const memo = new Map<string, Negotiated>();
 const MEMO_MAX = 512;
+const MEMO_HEADER_MAX = 256;
 
 /** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. The answer is shared: read-only. */
 export function negotiate(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
+  // long headers (up to the 1 MiB header limit) are worked out each time, never kept
+  if (acceptHeader !== undefined && acceptHeader.length > MEMO_HEADER_MAX) return negotiateUncached(acceptHeader, o);
   const key = `${+o.protobuf}${+o.cbor}${+o.transforms}${+o.watch}${acceptHeader ?? ''}`;
   let n = memo.get(key);
   if (n === undefined) {
