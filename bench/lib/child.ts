@@ -8,6 +8,8 @@ export interface ChildServer {
   proc: ChildProcess;
   /** Peak resident set size of the child in bytes (sampled from /proc). */
   peakRss(): number;
+  /** Current resident set size of the child in bytes. */
+  rss(): number;
   stop(): Promise<void>;
 }
 
@@ -32,10 +34,19 @@ export async function startChild(script: string, args: string[] = []): Promise<C
       return NaN;
     }
   };
+  const rss = () => {
+    try {
+      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      return m ? Number(m[1]) * 1024 : NaN;
+    } catch {
+      return NaN;
+    }
+  };
   return {
     url,
     proc,
     peakRss,
+    rss,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
