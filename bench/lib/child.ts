@@ -10,6 +10,8 @@ export interface ChildServer {
   peakRss(): number;
   /** CPU time (user + system) the child has used so far, in ms (from /proc; NaN when unavailable). */
   cpuMs(): number;
+  /** Current resident set size of the child in bytes. */
+  rss(): number;
   stop(): Promise<void>;
 }
 
@@ -45,11 +47,20 @@ export async function startChild(script: string, args: string[] = []): Promise<C
       return NaN;
     }
   };
+  const rss = () => {
+    try {
+      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      return m ? Number(m[1]) * 1024 : NaN;
+    } catch {
+      return NaN;
+    }
+  };
   return {
     url,
     proc,
     peakRss,
     cpuMs,
+    rss,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));

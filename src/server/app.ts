@@ -170,21 +170,23 @@ export async function startServer(
       return;
     }
     if (info.isResourceRequest) {
-      const ac = new AbortController();
+      // made on first use (only watches listen to it; most requests never need one)
+      let ac: AbortController | undefined;
       let done = false;
       // aborting builds an AbortError: only worth it while the handler still runs (watches, slow reads)
       const abort = () => {
-        if (!done) ac.abort();
+        if (!done) (ac ??= new AbortController()).abort();
       };
       res.on('close', abort);
-      shutdown.signal.addEventListener('abort', abort, { once: true });
+      // only a watch listens to the signal: shutdown need not abort the others (they finish or time out)
+      if (longRunning) shutdown.signal.addEventListener('abort', abort, { once: true });
       const deadline = longRunning ? undefined : requestDeadline(req, res, query, flags.requestTimeoutMs, abort);
       try {
-        await handleResourceRequest(req, res, info, query, deps, ac.signal);
+        await handleResourceRequest(req, res, info, query, deps, () => (ac ??= new AbortController()).signal);
       } finally {
         done = true;
         deadline?.clear();
-        shutdown.signal.removeEventListener('abort', abort);
+        if (longRunning) shutdown.signal.removeEventListener('abort', abort);
       }
       return;
     }

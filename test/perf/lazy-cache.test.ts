@@ -37,4 +37,20 @@ describe('the watch cache decodes stored objects on first read', () => {
     expect(m.has('/b')).toBe(false);
     expect(m.size).toBe(1);
   });
+
+  it('lists every key without decoding, and decodes in time slices', () => {
+    const m = new LazyObjects(() => {});
+    for (let i = 0; i < 100; i++) m.raw.set(`/k${i}`, kv(`/k${i}`, cm(`k${i}`)));
+    m.get('/k7');
+    const keys = m.allKeys();
+    expect(keys).toHaveLength(100);
+    expect(new Set(keys).size).toBe(100);
+    expect(m.raw.size).toBe(99); // nothing decoded by listing the keys
+    m.decodeFor(0); // at least a few, never all at once
+    expect(m.raw.size).toBeLessThan(99);
+    expect(m.raw.size).toBeGreaterThan(0);
+    m.decodeFor(60_000);
+    expect(m.raw.size).toBe(0);
+  });
 });
+

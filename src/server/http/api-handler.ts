@@ -59,14 +59,23 @@ export async function handleResourceRequest(
   info: RequestInfo,
   query: URLSearchParams,
   deps: ApiDeps,
-  signal: AbortSignal,
+  signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
   // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
   await deps.authorization?.authorizeResource(req, info, query);
+  // the request context serves the write path's escalation checks: reads go without it
+  if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return dispatch(req, res, info, query, deps, signal);
   return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
 }
 
-async function dispatch(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, deps: ApiDeps, signal: AbortSignal): Promise<void> {
+async function dispatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  query: URLSearchParams,
+  deps: ApiDeps,
+  signal: AbortSignal | (() => AbortSignal),
+): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
   if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
@@ -93,7 +102,10 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, info: Request
     pretty: query.get('pretty') === 'true' || query.get('pretty') === '1',
     user: userInfo.name,
     userInfo,
-    signal,
+    // an AbortController costs more than many a request: made when a handler asks for the signal
+    get signal() {
+      return typeof signal === 'function' ? signal() : signal;
+    },
   };
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {

@@ -126,10 +126,12 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
         throw e;
       }
       // credentials go no further than this step (upstream removes the header once authenticated)
-      delete req.headers.authorization;
+      // (only when present: a delete turns every request's header object into a slow dictionary)
+      if (req.headers.authorization !== undefined) delete req.headers.authorization;
       let impersonation: ImpersonationRequest | undefined;
       try {
-        impersonation = parseImpersonation(req.headersDistinct);
+        // req.headersDistinct builds a fresh object of every header: only when an Impersonate-* one is there
+        impersonation = hasImpersonationHeader(req.rawHeaders) ? parseImpersonation(req.headersDistinct) : undefined;
       } catch (e) {
         if (e instanceof ImpersonationError) throw errors.badRequest(e.message);
         throw e;
@@ -153,4 +155,13 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
     close: () => reloader?.close(),
   };
   return auth;
+}
+
+/** Whether any header name starts with `Impersonate-` (rawHeaders alternates names and values). */
+function hasImpersonationHeader(raw: string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    const h = raw[i]!;
+    if (h.length >= 12 && (h.charCodeAt(0) | 0x20) === 0x69 && h.slice(0, 12).toLowerCase() === 'impersonate-') return true;
+  }
+  return false;
 }

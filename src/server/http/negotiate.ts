@@ -43,19 +43,23 @@ export function acceptedList(o: NegotiateOptions): string {
   return list.join(', ');
 }
 
-/** Answers by Accept header and options: a client sends the same header on every request. */
-const negotiated = new Map<string, Negotiated>();
-const NEGOTIATED_MAX = 256;
+/** Answers already worked out, by options and Accept header (clients send a handful of distinct headers). */
+const memo = new Map<string, Negotiated>();
+const MEMO_MAX = 512;
+const MEMO_HEADER_MAX = 256;
 
-/** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. */
+/** Picks the first acceptable range in preference order; throws 406 NotAcceptable when none fits. The answer is shared: read-only. */
 export function negotiate(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {
-  const key = `${+o.protobuf}${+o.cbor}${+o.transforms}${+o.watch}${acceptHeader ?? '\u0000'}`;
-  const hit = negotiated.get(key);
-  if (hit) return { ...hit };
-  const n = negotiateUncached(acceptHeader, o);
-  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
-  negotiated.set(key, n);
-  return { ...n };
+  // long headers (up to the 1 MiB header limit) are worked out each time, never kept
+  if (acceptHeader !== undefined && acceptHeader.length > MEMO_HEADER_MAX) return negotiateUncached(acceptHeader, o);
+  const key = `${+o.protobuf}${+o.cbor}${+o.transforms}${+o.watch}${acceptHeader ?? ''}`;
+  let n = memo.get(key);
+  if (n === undefined) {
+    n = Object.freeze(negotiateUncached(acceptHeader, o));
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(key, n);
+  }
+  return n;
 }
 
 function negotiateUncached(acceptHeader: string | undefined, o: NegotiateOptions): Negotiated {

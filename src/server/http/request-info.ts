@@ -38,9 +38,10 @@ export function requestInfo(method: string, rawPath: string, query: URLSearchPar
   };
   // One leading and one trailing slash are dropped; an empty segment inside (`namespaces//pods`) would
   // otherwise shift every later segment into another role, so such paths name nothing.
-  const trimmed = path.replace(/^\//, '').replace(/\/$/, '');
+  const trimmed = path.slice(path.startsWith('/') ? 1 : 0, path.length > 1 && path.endsWith('/') ? -1 : undefined);
   if (trimmed === '') return info;
-  const segs = trimmed.split('/').map(safeDecode);
+  const segs = trimmed.split('/');
+  if (trimmed.includes('%')) for (let i = 0; i < segs.length; i++) segs[i] = safeDecode(segs[i]!);
   if (segs.some((s) => s === '')) {
     info.malformed = true;
     return info;

@@ -141,14 +141,18 @@ export function writeObject(
   n: Negotiated,
   opts: ResponseOptions = {},
 ): void {
+  writeSerialized(req, res, code, () => encodeObject(obj, n.encoding, opts.pretty), n, opts);
+}
+
+/** Writes the bytes `encode` returns (an object's encoding, possibly cached) in upstream's "SerializeObject" span (responsewriters). */
+export function writeSerialized(req: IncomingMessage, res: ServerResponse, code: number, encode: () => Buffer, n: Negotiated, opts: ResponseOptions = {}): void {
   if (!tracingEnabled()) {
-    writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+    writeEncoded(req, res, code, encode(), contentTypeHeader(n, false), opts);
     return;
   }
-  // upstream's "SerializeObject" span (responsewriters)
   const span = tracer().startSpan('SerializeObject', { attributes: { 'encoding': n.encoding } });
   try {
-    writeEncoded(req, res, code, encodeObject(obj, n.encoding, opts.pretty), contentTypeHeader(n, false), opts);
+    writeEncoded(req, res, code, encode(), contentTypeHeader(n, false), opts);
   } finally {
     span.end();
   }

@@ -1,5 +1,17 @@
 // Human-readable ages as upstream printers show them ("45s", "5m30s", "3h", "3d4h", "2y10d").
 
+/**
+ * Reads of the clock by printer cells: a Table row whose cells read it (ages, running durations) is
+ * recomputed per request; the others are cached per object version (http/table-cache.ts).
+ */
+export const clock = { reads: 0 };
+
+/** Date.now(), counted in `clock.reads`: printer cells read the time through this. */
+export function nowMs(): number {
+  clock.reads++;
+  return Date.now();
+}
+
 /** Human-readable duration; up to 2s in the future counts as now, earlier than that is "<invalid>". */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
@@ -33,9 +45,9 @@ export function humanDuration(ms: number): string {
 }
 
 /** Age of an RFC 3339 timestamp: "<unknown>" when absent or unparsable. */
-export function ageSince(timestamp: unknown, now: number = Date.now()): string {
+export function ageSince(timestamp: unknown, now?: number): string {
   if (typeof timestamp !== 'string' || timestamp === '') return '<unknown>';
   const t = Date.parse(timestamp);
   if (Number.isNaN(t)) return '<unknown>';
-  return humanDuration(now - t);
+  return humanDuration((now ?? nowMs()) - t);
 }

@@ -1,6 +1,6 @@
 // Pods and pod templates: upstream's visible defaults, the common validations, and the kubectl-like
 // Ready / Status / Restarts printer logic.
-import { humanDuration } from './age.js';
+import { humanDuration, nowMs } from './age.js';
 import { type Obj, ageColumn, arr, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
 import { dns1123LabelErrors } from './meta-validation.js';
 import * as fe from './schema/field-errors.js';
@@ -270,7 +270,7 @@ interface PodView {
 }
 
 /** kubectl's Ready / Status / Restarts cells. */
-export function podView(o: KubeObject, now: number = Date.now()): PodView {
+export function podView(o: KubeObject, now?: number): PodView {
   const spec = obj(o.spec);
   const st = obj(o.status);
   const total = arr(spec.containers).length;
@@ -331,7 +331,7 @@ export function podView(o: KubeObject, now: number = Date.now()): PodView {
 
   if (o.metadata?.deletionTimestamp) reason = st.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
   let restartsCell = String(restarts);
-  if (lastRestart > 0) restartsCell += ` (${humanDuration(now - lastRestart)} ago)`;
+  if (lastRestart > 0) restartsCell += ` (${humanDuration((now ?? nowMs()) - lastRestart)} ago)`;
   return { ready: `${ready}/${total}`, status: reason, restarts: restartsCell };
 }
 

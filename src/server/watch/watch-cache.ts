@@ -7,6 +7,9 @@ import { StoreError, type KeyValue, type RevisionedStore, type StoreEvent, type 
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/** Time the background decoding of a loaded cache takes per event-loop turn. */
+const BACKGROUND_SLICE_MS = 4;
+
 /** One change, shared (read-only) by every watcher; encodings of it are cached on it. */
 export interface CacheEvent {
   type: EventType;
@@ -164,11 +167,15 @@ export class WatchCache {
     });
   }
 
-  /** Decodes what the load left undecoded, a slice per event-loop turn, so requests run in between. */
+  /**
+   * Decodes what the load left undecoded, a few milliseconds per event-loop turn, so requests run in
+   * between (a fixed 500 objects took 10-20 ms a turn on a loaded machine: the first page after
+   * ready waited behind several of them).
+   */
   private decodeInBackground(): void {
     const step = () => {
       if (this.stopped || this.objects.raw.size === 0) return;
-      this.objects.decodeSome(500);
+      this.objects.decodeFor(BACKGROUND_SLICE_MS);
       if (this.objects.raw.size > 0) setImmediate(step);
     };
     if (this.objects.raw.size > 0) setImmediate(step);
@@ -288,9 +295,19 @@ export class WatchCache {
     await this.waitFresh(current, timeoutMs);
   }
 
+  /**
+   * The cached object of `key` if it is exactly the stored version `modRevision` (shared, read-only;
+   * its encodings are cached on it), else undefined.
+   */
+  objectAt(key: string, modRevision: number): KubeObject | undefined {
+    const o = this.objects.get(key);
+    return o !== undefined && o.metadata?.resourceVersion === String(modRevision) ? o : undefined;
+  }
+
   /** The sorted key array and the index range [from, to) of the keys under a prefix (no copy). */
   keyRange(prefix: string): { keys: string[]; from: number; to: number } {
-    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // the keys of undecoded entries too, without decoding them (a read decodes, or drops, each)
+    this.sortedKeys ??= this.objects.allKeys().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const keys = this.sortedKeys;
     if (prefix === this.prefix) return { keys, from: 0, to: keys.length };
     const from = lowerBound(keys, prefix);
@@ -433,6 +450,23 @@ export class LazyObjects extends Map<string, KubeObject> {
   override forEach(fn: (value: KubeObject, key: string, map: Map<string, KubeObject>) => void, thisArg?: unknown): void {
     this.decodeSome(Infinity);
     super.forEach(fn, thisArg);
+  }
+
+  /** Every key, decoded or not, without decoding (an undecodable one is dropped when read). */
+  allKeys(): string[] {
+    const out = [...super.keys()];
+    for (const k of this.raw.keys()) out.push(k);
+    return out;
+  }
+
+  /** Decodes pending entries for about `ms` milliseconds (at least one). */
+  decodeFor(ms: number): void {
+    const end = performance.now() + ms;
+    let n = 0;
+    for (const key of this.raw.keys()) {
+      this.decode(key);
+      if ((++n & 15) === 0 && performance.now() >= end) return;
+    }
   }
 
   /** Decodes up to n pending entries. */
