@@ -129,7 +129,8 @@ describe.skipIf(available.length === 0)('real manifests across kubectl versions'
   });
 
   it('reports an unknown kind for its one object and applies the rest of the file', async () => {
-    const doc = `apiVersion: nope.example.com/v1
+    // one ConfigMap per kubectl: two clients applying the same new object at once race (one gets AlreadyExists)
+    const doc = (v: string) => `apiVersion: nope.example.com/v1
 kind: Thing
 metadata:
   name: t
@@ -138,15 +139,15 @@ metadata:
 apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: after-unknown
+  name: after-unknown-${v.replace('.', '-')}
   namespace: default
 data:
   a: "1"
 `;
-    const results = await Promise.all([available[0]!, available[available.length - 1]!].map((v) => run(v, ['apply', '-f', '-'], doc)));
+    const results = await Promise.all([available[0]!, available[available.length - 1]!].map((v) => run(v, ['apply', '-f', '-'], doc(v))));
     for (const r of results) {
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^configmap\/after-unknown (created|unchanged)$/m);
+      expect(r.stdout).toMatch(/^configmap\/after-unknown-1-\d+ (created|unchanged)$/m);
       expect(r.stderr).toMatch(/no matches for kind "Thing" in version "nope.example.com\/v1"/);
       expect(r.stderr).not.toMatch(/content type/);
     }
