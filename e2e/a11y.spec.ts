@@ -13,7 +13,9 @@ test.beforeAll(async ({ request }) => {
 
 async function serious(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.monaco-editor').analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  // each node with axe's own reading (for colour contrast: the colours and ratio it measured)
+  const node = (n: (typeof r.violations)[number]['nodes'][number]) => `${n.target.join(' ')} ${JSON.stringify(n.any.map((c) => c.data ?? null))}`;
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(node).join(' | ')}`);
 }
 
 const VIEWS: [string, string, (p: Page) => Promise<void>][] = [

@@ -19,13 +19,23 @@ import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useL
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
 import { StaticBench } from './views/StaticBench.js';
+import { SearchView } from './views/SearchView.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
 const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default: m.StudioPage })));
-// So do the object, create and search views: a list (and its first rows) evaluates only what it shows.
-const ObjectView = lazy(() => import('./views/ObjectView.js').then((m) => ({ default: m.ObjectView })));
-const CreateView = lazy(() => import('./editor/CreateView.js').then((m) => ({ default: m.CreateView })));
-const SearchView = lazy(() => import('./views/SearchView.js').then((m) => ({ default: m.SearchView })));
+// So do the object and create views (the editor is most of the bundle): a list (and its first rows)
+// evaluates only what it shows; they are fetched when the browser is idle after the first paint.
+const loadObjectView = () => import('./views/ObjectView.js');
+const loadCreateView = () => import('./editor/CreateView.js');
+const ObjectView = lazy(() => loadObjectView().then((m) => ({ default: m.ObjectView })));
+const CreateView = lazy(() => loadCreateView().then((m) => ({ default: m.CreateView })));
+
+/** Fetches the lazily loaded views once the page is idle, so opening an object does not wait for its code. */
+function prefetchViews(): void {
+  const run = () => void Promise.all([loadObjectView(), loadCreateView()]).catch(() => undefined);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 5000 });
+  else setTimeout(run, 2000);
+}
 
 function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -57,6 +67,7 @@ export function App() {
   const warnings = useSyncExternalStore(warningStore.subscribe, warningStore.get);
   const auth = useSyncExternalStore(authStore.subscribe, authStore.get);
   const queryClient = useQueryClient();
+  useEffect(prefetchViews, []);
   // a new identity: everything cached was read as someone else
   useEffect(() => {
     if (auth.generation > 0) void queryClient.resetQueries();
