@@ -156,7 +156,9 @@ export function EditorView({ info, object: live, discovery }: Props) {
 
   /** Dry-runs the current edit (or, from the conflict panel, an edited text or forced apply). */
   const review = (over: { text?: string; force?: boolean } = {}) => {
-    const t = over.text ?? text;
+    // what the editor shows is what is reviewed: the model, should React not have caught up with it yet
+    const shown = mounted?.editor.getValue();
+    const t = over.text ?? (shown !== undefined && shown !== text && (mode === 'apply' || mode === 'replace') ? shown : text);
     setConflicts(undefined);
     setRebase(undefined);
     setSaved(undefined);
