@@ -261,12 +261,12 @@ export async function startServer(
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
     // the deletion controllers' initial scan of the store runs beside serving, not before it
-    const deletion = startDeletionControllers({ store, types, admission, log }, [nsDefaults], flags.controllers);
+    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults], flags.controllers);
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
     const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     // the workload controllers' initial scan runs beside serving too
-    const cluster = startCluster({ store, types, admission, log }, {
+    const cluster = startCluster({ store, types, admission, log, signal: shutdown.signal }, {
       controllers: flags.controllers,
       simulatedNodes,
       eventTtlMs: flags.eventTtlMs,

@@ -69,7 +69,7 @@ export interface SimulatedCluster {
 }
 
 export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): Promise<SimulatedCluster> {
-  const feed = new ObjectFeed(deps.store, deps.log);
+  const feed = new ObjectFeed(deps.store, deps.log, deps.signal);
   const cache = new ClusterCache();
   const now = opts.now ?? Date.now;
   const kcm = new ApiWriter(deps, COMPONENTS.controllerManager);
@@ -117,7 +117,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   for (const kind of ['core/pods', 'core/nodes']) cache.on(kind);
   feed.subscribe(cache);
   await feed.start();
-  await nodes?.start();
+  if (!deps.signal?.aborted) await nodes?.start();
   ttl?.start();
   return {
     cache,

@@ -14,6 +14,8 @@ export interface ControllerDeps {
   types: TypeRegistry;
   admission: AdmissionChain;
   log: (line: string) => void;
+  /** Aborted when the server shuts down: a start-up scan still paging through the store stops. */
+  signal?: AbortSignal;
 }
 
 /** A type serving group/plural (all versions share storage; a served one is preferred). */
