@@ -29,15 +29,16 @@ export async function startChild(script: string, args: string[] = []): Promise<C
     });
     proc.on('exit', (c) => reject(new Error(`${script} exited with ${c}`)));
   });
-  // VmHWM is the kernel's record of the peak resident set size
-  const peakRss = () => {
+  // a /proc/<pid>/status size field in bytes (VmHWM: the kernel's record of the peak resident set size)
+  const statusBytes = (field: 'VmHWM' | 'VmRSS') => {
     try {
-      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));
       return m ? Number(m[1]) * 1024 : NaN;
     } catch {
       return NaN;
     }
   };
+  const peakRss = () => statusBytes('VmHWM');
   // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux)
   const cpuMs = () => {
     try {
@@ -47,14 +48,7 @@ export async function startChild(script: string, args: string[] = []): Promise<C
       return NaN;
     }
   };
-  const rss = () => {
-    try {
-      const m = readFileSync(`/proc/${proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      return m ? Number(m[1]) * 1024 : NaN;
-    } catch {
-      return NaN;
-    }
-  };
+  const rss = () => statusBytes('VmRSS');
   return {
     url,
     proc,

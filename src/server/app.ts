@@ -144,6 +144,8 @@ export async function startServer(
     }
     const info = requestInfo(method, path, query);
     if (info.malformed) throw pathNotFound(path);
+    // counted once finished, with its final status (WebSocket watches are not counted)
+    if (info.isResourceRequest && !(res instanceof WebSocketResponse)) res.once('close', () => metrics.observe(req, info, query, res.statusCode));
     // upgrades serve watches only (upstream also serves exec/attach/port-forward this way; we have no pods running)
     if (res instanceof WebSocketResponse && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
     // Watches are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
@@ -222,7 +224,6 @@ export async function startServer(
     : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
-    res.once('close', () => metrics.observe(req, res.statusCode));
     if (flags.requestLog)
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;

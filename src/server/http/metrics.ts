@@ -10,8 +10,7 @@ import { typePrefix } from '../registry/keys.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { VERSION_INFO } from '../version.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
-import { rawTarget } from './request-guard.js';
-import { requestInfo, type RequestInfo } from './request-info.js';
+import type { RequestInfo } from './request-info.js';
 import { writeEncoded } from './respond.js';
 
 export const METRICS_PATH = '/metrics';
@@ -59,13 +58,11 @@ export class ApiMetrics {
   constructor(private readonly deps: MetricsDeps) {}
 
   /**
-   * Counts one finished request. Only requests for a served resource (and one of its sub-resources)
+   * Counts one finished request, from the attributes the handler chain already parsed. Only requests for a served resource (and one of its sub-resources)
    * are counted: every label value then comes from a bounded set, whatever paths clients send
    * (upstream instruments its installed routes only).
    */
-  observe(req: IncomingMessage, code: number): void {
-    const { path, query } = rawTarget(req.url);
-    const info = requestInfo(req.method ?? 'GET', path, query);
+  observe(req: IncomingMessage, info: RequestInfo, query: URLSearchParams, code: number): void {
     if (!info.isResourceRequest || info.malformed) return;
     const t = this.deps.types.lookup(info.group, info.version, info.resource);
     if (!t) return;
