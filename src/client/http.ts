@@ -33,6 +33,50 @@ export interface RequestOptions {
   accept?: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * Shown the decoded start of a successful response's body as it streams in (up to 64 KiB), until it
+   * returns true: lets a pager read a list's continue token before the rows have arrived.
+   */
+  onPrefix?: (text: string) => boolean;
+}
+
+/** How much of a body onPrefix is shown at most. */
+const PREFIX_LIMIT = 64 * 1024;
+
+/** The whole body, showing its start to onPrefix while it arrives. */
+async function readBody(res: Response, onPrefix: ((text: string) => boolean) | undefined): Promise<Uint8Array> {
+  if (!onPrefix || !res.body) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let watching = true;
+  let prefix = '';
+  const dec = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    total += value.length;
+    if (watching) {
+      prefix += dec.decode(value, { stream: true });
+      let satisfied = true;
+      try {
+        satisfied = onPrefix(prefix);
+      } catch {
+        // a hook's fault must not cost the response
+      }
+      watching = !satisfied && prefix.length < PREFIX_LIMIT;
+      if (!watching) prefix = '';
+    }
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -162,7 +206,7 @@ export class ApiClient {
     const res = await this.open(method, path, opts);
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await res.arrayBuffer());
+      bytes = await readBody(res, opts.onPrefix);
     } catch (e) {
       if (isAbort(e)) throw e;
       throw new NetworkError(`${method} ${path}: response broke off: ${(e as Error)?.message ?? e}`, e);

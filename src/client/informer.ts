@@ -93,7 +93,9 @@ export class Informer<T = KubeObject> {
   private items = new Map<string, T>();
   private order: string[] = [];
   private rows: T[] = [];
+  /** Positions in rows of order[0, indexed): built on first need, as loading appends without it. */
   private index = new Map<string, number>();
+  private indexed = 0;
   private pendingAdds = new Set<string>();
   private pendingDeletes = new Set<string>();
   private overlay = new Map<string, T | null>();
@@ -367,6 +369,8 @@ export class Informer<T = KubeObject> {
     const base = this.opts.pageSize ?? 500;
     const target = this.opts.lazy ? Math.max(this.opts.firstPageSize ?? base, Math.min(this.demand, this.items.size)) : Infinity;
     let first = true;
+    // far behind the demand (load all, a jump to the end): big chunks, the next one asked for early
+    const bulk = () => this.demand - this.items.size > 4 * base;
     const pages = listPages(this.opts.client, this.opts.ref, {
       representation: this.rep,
       labelSelector: this.opts.labelSelector,
@@ -380,9 +384,9 @@ export class Informer<T = KubeObject> {
           first = false;
           return this.opts.firstPageSize ?? base;
         }
-        // far behind the demand (load all, a jump to the end): big chunks; otherwise page by page
-        return this.demand - this.items.size > 4 * base ? (this.opts.bulkPageSize ?? 2000) : base;
+        return bulk() ? (this.opts.bulkPageSize ?? 2000) : base;
       },
+      prefetch: bulk,
     });
     const fresh = new Map<string, T>();
     let frontier: string | undefined;
@@ -473,11 +477,12 @@ export class Informer<T = KubeObject> {
   private mergeChunk(c: ListChunk): void {
     this.noteChunk(c);
     let last: string | undefined;
+    const overlaid = this.overlay.size > 0;
     for (const item of this.chunkItems(c)) {
       const k = this.keyOf(item);
       last = k;
       let v: T | null = item;
-      if (this.overlay.has(k)) {
+      if (overlaid && this.overlay.has(k)) {
         v = this.overlay.get(k)!;
         this.overlay.delete(k);
       }
@@ -485,7 +490,6 @@ export class Informer<T = KubeObject> {
       this.items.set(k, v);
       this.order.push(k);
       this.rows.push(v);
-      this.index.set(k, this.rows.length - 1);
     }
     this.structureVersion++;
     this.version++;
@@ -585,7 +589,7 @@ export class Informer<T = KubeObject> {
     this.version++;
     if (had || this.pendingDeletes.has(key)) {
       this.pendingDeletes.delete(key);
-      const i = this.index.get(key);
+      const i = this.positionOf(key);
       if (i !== undefined) this.rows[i] = item;
       (had ? this.change.modified : this.change.added).push(item);
     } else {
@@ -593,6 +597,14 @@ export class Informer<T = KubeObject> {
       this.change.added.push(item);
     }
     this.scheduleFlush();
+  }
+
+  private positionOf(key: string): number | undefined {
+    const i = this.index.get(key);
+    if (i !== undefined || this.indexed === this.order.length) return i;
+    for (let j = this.indexed; j < this.order.length; j++) this.index.set(this.order[j]!, j);
+    this.indexed = this.order.length;
+    return this.index.get(key);
   }
 
   private remove(key: string): void {
@@ -610,7 +622,8 @@ export class Informer<T = KubeObject> {
     this.items = fresh;
     this.order = [...fresh.keys()].sort();
     this.rows = this.order.map((k) => fresh.get(k)!);
-    this.index = new Map(this.order.map((k, i) => [k, i]));
+    this.index = new Map();
+    this.indexed = 0;
     this.pendingAdds.clear();
     this.pendingDeletes.clear();
     this.overlay.clear();
@@ -649,7 +662,7 @@ export class Informer<T = KubeObject> {
     this.order = order;
     this.rows = order.map((k) => this.items.get(k)!);
     this.index = new Map();
-    for (let i = 0; i < order.length; i++) this.index.set(order[i]!, i);
+    this.indexed = 0;
     this.pendingAdds.clear();
     this.pendingDeletes.clear();
     this.structureVersion++;

@@ -1,7 +1,8 @@
 // Lists in chunks with limit/continue. On 410 Expired (the continue token outlived the server's history)
 // the list restarts from a fresh snapshot, and the chunk says so.
 import { ApiError, isExpired } from './errors.js';
-import type { ApiClient } from './http.js';
+import type { ApiClient, ApiResponse } from './http.js';
+import { listHead } from './list-head.js';
 import { acceptFor, formOf, type Form, type Representation } from './media.js';
 import { resourcePath, type ResourceRef } from './paths.js';
 import { DEFAULT_COLUMNS, rowFromObject } from './table.js';
@@ -19,6 +20,11 @@ export interface ListOptions {
   signal?: AbortSignal;
   /** How many 410 restarts before giving up (default 3). */
   maxRestarts?: number;
+  /**
+   * Asked when a chunk's continue token shows at the start of its body: true asks for the next chunk at
+   * once, so the server prepares it while this one downloads and decodes (one request ahead at most).
+   */
+  prefetch?: () => boolean;
 }
 
 export interface ListProgress {
@@ -46,77 +52,153 @@ export interface ListChunk {
   last: boolean;
 }
 
+/** One chunk's request, and the next one's when it was started early. */
+interface Flight {
+  cont: string | undefined;
+  response: Promise<ApiResponse>;
+  abort: AbortController;
+  /** The continue token its body's head showed (null: none, or the head did not come first). */
+  head?: string | null;
+  /** The chunk being received for the consumer: only this one may have a request ahead of it. */
+  current: boolean;
+  next?: Flight;
+}
+
 export async function* listPages(client: ApiClient, ref: ResourceRef, opts: ListOptions = {}): AsyncGenerator<ListChunk> {
   const rep = opts.representation ?? 'object';
   const maxRestarts = opts.maxRestarts ?? 3;
+  const path = resourcePath({ ...ref, name: undefined });
+  const accept = acceptFor(rep, { list: true });
   let restarts = 0;
   let cont: string | undefined;
   let received = 0;
   let restartReason: ApiError | undefined;
-  for (;;) {
+
+  const send = (c: string | undefined): Flight => {
+    const abort = new AbortController();
+    const outer = opts.signal;
+    const onAbort = () => abort.abort(outer?.reason);
+    if (outer?.aborted) abort.abort(outer.reason);
+    else outer?.addEventListener('abort', onAbort, { once: true });
     const limit = typeof opts.limit === 'function' ? opts.limit() : (opts.limit ?? 500);
-    let body: unknown;
-    try {
-      const res = await client.request('GET', resourcePath({ ...ref, name: undefined }), {
-        accept: acceptFor(rep, { list: true }),
-        signal: opts.signal,
-        query: {
-          limit: limit > 0 ? limit : undefined,
-          continue: cont,
-          labelSelector: opts.labelSelector,
-          fieldSelector: opts.fieldSelector,
-          includeObject: rep === 'table' ? opts.includeObject : undefined,
-        },
-      });
-      body = res.body;
-    } catch (e) {
-      if (cont !== undefined && isExpired(e) && restarts < maxRestarts) {
-        restarts++;
-        restartReason = e as ApiError;
-        cont = undefined;
-        received = 0;
-        continue;
+    const flight: Flight = { cont: c, abort, current: false, response: undefined as unknown as Promise<ApiResponse> };
+    flight.response = client.request('GET', path, {
+      accept,
+      signal: abort.signal,
+      query: {
+        limit: limit > 0 ? limit : undefined,
+        continue: c,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        includeObject: rep === 'table' ? opts.includeObject : undefined,
+      },
+      onPrefix: opts.prefetch
+        ? (text) => {
+            const head = listHead(text);
+            if (head.state === 'more') return false;
+            flight.head = head.state === 'found' ? (head.metadata.continue ?? null) : null;
+            goAhead(flight);
+            return true;
+          }
+        : undefined,
+    });
+    flight.response.then(
+      () => outer?.removeEventListener('abort', onAbort),
+      () => outer?.removeEventListener('abort', onAbort),
+    );
+    return flight;
+  };
+  // the server works on the next chunk while this one is still on its way and being decoded; one ahead
+  // at most, so a server faster than the consumer never piles up chunks in memory
+  const goAhead = (f: Flight) => {
+    if (f.current && f.head && !f.next && !f.abort.signal.aborted && opts.prefetch?.()) f.next = send(f.head);
+  };
+  const drop = (f: Flight | undefined) => {
+    if (!f) return;
+    f.response.catch(() => {});
+    f.abort.abort();
+    drop(f.next);
+  };
+
+  const start = (f: Flight) => {
+    f.current = true;
+    goAhead(f);
+    return f;
+  };
+  let flight = start(send(undefined));
+  let ahead: Flight | undefined;
+  try {
+    for (;;) {
+      let body: unknown;
+      try {
+        body = (await flight.response).body;
+      } catch (e) {
+        if (flight.cont !== undefined && isExpired(e) && restarts < maxRestarts) {
+          restarts++;
+          restartReason = e as ApiError;
+          received = 0;
+          drop(flight.next);
+          flight = start(send(undefined));
+          continue;
+        }
+        throw e;
       }
-      throw e;
-    }
-    const form = formOf(body);
-    const chunk: ListChunk = {
-      form,
-      items: [],
-      rows: [],
-      resourceVersion: '',
-      progress: { items: 0 },
-      restarted: restartReason !== undefined,
-      restartReason,
-      last: true,
-    };
-    restartReason = undefined;
-    if (form === 'Table') {
-      const t = body as Table;
-      chunk.rows = t.rows ?? [];
-      chunk.columns = t.columnDefinitions;
-      chunk.resourceVersion = t.metadata?.resourceVersion ?? '';
-      cont = t.metadata?.continue || undefined;
-      chunk.progress.remainingItemCount = t.metadata?.remainingItemCount;
-    } else if (form === 'list' || form === 'PartialObjectMetadataList') {
-      const l = body as KubeList;
-      chunk.items = l.items ?? [];
-      if (rep === 'table') {
-        chunk.rows = chunk.items.map(rowFromObject);
-        chunk.columns = DEFAULT_COLUMNS;
+      const form = formOf(body);
+      const chunk: ListChunk = {
+        form,
+        items: [],
+        rows: [],
+        resourceVersion: '',
+        progress: { items: 0 },
+        restarted: restartReason !== undefined,
+        restartReason,
+        last: true,
+      };
+      restartReason = undefined;
+      if (form === 'Table') {
+        const t = body as Table;
+        chunk.rows = t.rows ?? [];
+        chunk.columns = t.columnDefinitions;
+        chunk.resourceVersion = t.metadata?.resourceVersion ?? '';
+        cont = t.metadata?.continue || undefined;
+        chunk.progress.remainingItemCount = t.metadata?.remainingItemCount;
+      } else if (form === 'list' || form === 'PartialObjectMetadataList') {
+        const l = body as KubeList;
+        chunk.items = l.items ?? [];
+        if (rep === 'table') {
+          chunk.rows = chunk.items.map(rowFromObject);
+          chunk.columns = DEFAULT_COLUMNS;
+        }
+        chunk.resourceVersion = l.metadata?.resourceVersion ?? '';
+        cont = l.metadata?.continue || undefined;
+        chunk.progress.remainingItemCount = l.metadata?.remainingItemCount;
+      } else {
+        throw new ApiError(500, `unexpected list response (${form})`, { reason: 'InternalError' });
       }
-      chunk.resourceVersion = l.metadata?.resourceVersion ?? '';
-      cont = l.metadata?.continue || undefined;
-      chunk.progress.remainingItemCount = l.metadata?.remainingItemCount;
-    } else {
-      throw new ApiError(500, `unexpected list response (${form})`, { reason: 'InternalError' });
+      received += form === 'Table' ? chunk.rows.length : chunk.items.length;
+      chunk.progress.items = received;
+      chunk.continue = cont;
+      chunk.last = cont === undefined;
+      ahead = flight.next;
+      flight.next = undefined;
+      yield chunk;
+      const next = ahead;
+      ahead = undefined;
+      if (chunk.last) {
+        drop(next);
+        return;
+      }
+      // the early request is used only if it asked for exactly what the whole body says comes next
+      if (next && next.cont === cont) flight = start(next);
+      else {
+        drop(next);
+        flight = start(send(cont));
+      }
     }
-    received += form === 'Table' ? chunk.rows.length : chunk.items.length;
-    chunk.progress.items = received;
-    chunk.continue = cont;
-    chunk.last = cont === undefined;
-    yield chunk;
-    if (chunk.last) return;
+  } finally {
+    // a consumer that stops early (or an error) leaves no request behind
+    drop(ahead);
+    drop(flight.next);
   }
 }
 

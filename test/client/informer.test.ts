@@ -173,6 +173,10 @@ describe('informer', () => {
     expect(s.relists).toBe(0);
     // later chunks were bigger once everything was asked for
     expect(urls.some((u) => u.includes('limit=500'))).toBe(true);
+    // a change to a row a chunk brought lands in its place among the rows
+    await api.replace({ ...cmRef('lazy'), name: 'cm-1900' }, configMap('lazy', 'cm-1900', { a: '1', b: '2' }));
+    await waitFor(() => inf.snapshot().items.find((r) => r.cells[0] === 'cm-1900')?.cells[1] === 2, 'the update among the rows');
+    expect(inf.snapshot().items).toHaveLength(2000 + 1 - 2);
     inf.stop();
   });
 

@@ -73,3 +73,97 @@ describe('pager', () => {
     expect(e.code).toBe(410);
   });
 });
+
+/** A fetch whose list bodies send their head at once and the rest only when the test lets them. */
+function gatedFetch(pages: number) {
+  const requests: { url: URL; signal: AbortSignal | undefined }[] = [];
+  const gates: (() => void)[] = [];
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = new URL(String(input));
+    requests.push({ url, signal: init?.signal ?? undefined });
+    const page = Number(url.searchParams.get('continue') ?? '0');
+    const next = page + 1 < pages ? String(page + 1) : undefined;
+    const head = `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"9"${next ? `,"continue":"${next}"` : ''}},"columnDefinitions":[{"name":"Name","type":"string"}],`;
+    const rows = `"rows":[{"cells":["p${page}"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"p${page}","namespace":"ns"}}}]}`;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    gates[page] = release;
+    const enc = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(c) {
+        c.enqueue(enc.encode(head));
+        await gate;
+        c.enqueue(enc.encode(rows));
+        c.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  };
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+    return cond();
+  };
+  return { fetchFn, requests, gates, until };
+}
+
+describe('pager: the next chunk asked for early', () => {
+  const tableRef = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
+
+  it('asks for chunk k+1 as soon as chunk k shows its continue token, once each', async () => {
+    const g = gatedFetch(3);
+    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
+    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => true });
+    const first = pages.next();
+    // the first body has sent only its head: the second request is already out
+    expect(await g.until(() => g.requests.length === 2)).toBe(true);
+    expect(g.requests[1]!.url.searchParams.get('continue')).toBe('1');
+    g.gates[0]!();
+    expect((await first).value!.rows.map((r: { cells: unknown[] }) => r.cells[0])).toEqual(['p0']);
+    // one ahead at most: the third is asked for once the consumer takes on the second
+    expect(await g.until(() => g.requests.length === 3)).toBe(false);
+    const second = pages.next();
+    expect(await g.until(() => g.requests.length === 3)).toBe(true);
+    g.gates[1]!();
+    g.gates[2]!();
+    const rest: string[] = [String((await second).value!.rows[0]!.cells[0])];
+    for await (const ch of pages) rest.push(...ch.rows.map((r) => String(r.cells[0])));
+    expect(rest).toEqual(['p1', 'p2']);
+    expect(g.requests.map((r) => r.url.searchParams.get('continue'))).toEqual([null, '1', '2']);
+  });
+
+  it('without prefetch, waits for the whole chunk', async () => {
+    const g = gatedFetch(2);
+    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
+    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => false });
+    const first = pages.next();
+    expect(await g.until(() => g.requests.length === 2)).toBe(false);
+    g.gates[0]!();
+    await first;
+    const second = pages.next();
+    expect(await g.until(() => g.requests.length === 2)).toBe(true);
+    g.gates[1]!();
+    expect((await second).value!.last).toBe(true);
+    expect(g.requests).toHaveLength(2);
+  });
+
+  it('a consumer that stops early leaves no request running', async () => {
+    const g = gatedFetch(3);
+    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
+    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => true });
+    const first = pages.next();
+    expect(await g.until(() => g.requests.length === 2)).toBe(true);
+    g.gates[0]!();
+    await first;
+    await pages.return(undefined);
+    expect(g.requests[1]!.signal!.aborted).toBe(true);
+  });
+
+  it('against the server: the same rows, one request per chunk', async () => {
+    let count = 0;
+    const counting = new ApiClient({ baseUrl: server.url, fetch: (i, init) => (count++, fetch(i, init)) });
+    const plain = await listAll(client, ref, { representation: 'table', limit: 300 });
+    const early = await listAll(counting, ref, { representation: 'table', limit: 300, prefetch: () => true });
+    expect(early.rows.map((r) => r.object?.metadata?.name)).toEqual(plain.rows.map((r) => r.object?.metadata?.name));
+    expect(count).toBe(Math.ceil(early.rows.length / 300));
+  });
+});

@@ -192,6 +192,7 @@ export function VirtualTable(props: VirtualTableProps) {
       aria-rowcount={count + 1}
       data-testid="resource-table"
       data-rows={rows.length}
+      data-version={props.version}
       tabIndex={0}
       onKeyDown={onKey}
       style={{ ['--cols' as string]: widths.template, ['--minw' as string]: widths.minWidth }}

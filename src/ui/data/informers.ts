@@ -77,7 +77,7 @@ function informerFor(qc: QueryClient, key: QueryKey, p: CollectionParams): Infor
     lazy: p.lazy,
     firstPageSize: FIRST_PAGE_SIZE,
     pageSize: 500,
-    bulkPageSize: 2000,
+    bulkPageSize: 5000,
     batchMs: 50,
     transform: p.keepManagedFields ? undefined : stripManagedFields,
   });
