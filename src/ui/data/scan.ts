@@ -1,6 +1,6 @@
-// Paged list reads for views that look across kinds (search, relationships): one chunk at a time, so a
-// large collection is never one response, and cancellable between chunks.
-import { acceptFor, resourcePath, type ApiResource, type KubeObject } from '../../client/index.js';
+// Paged list reads for views that look across kinds (search, relationships): chunk by chunk, so a large
+// collection is never one response, and cancellable between chunks.
+import { listPages as clientPages, type ApiResource, type KubeObject } from '../../client/index.js';
 import { api } from '../api.js';
 
 export interface ScanOptions {
@@ -12,18 +12,31 @@ export interface ScanOptions {
   signal?: AbortSignal;
 }
 
-/** The pages of one collection (all namespaces when `namespace` is unset or the kind is cluster-scoped). */
+/**
+ * The pages of one collection (all namespaces when `namespace` is unset or the kind is cluster-scoped),
+ * each asked for as soon as the one before shows its continue token. Ends quietly when cancelled; a
+ * continue token that expired (410) is an error here, as a scan cannot take back pages it gave out.
+ */
 export async function* listPages(r: Pick<ApiResource, 'group' | 'version' | 'resource' | 'namespaced'>, o: ScanOptions = {}): AsyncGenerator<KubeObject[]> {
-  let cont: string | undefined;
-  do {
-    const res = await api.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? o.namespace || undefined : undefined }), {
-      accept: o.representation === 'object' ? 'application/json' : acceptFor('metadata', { list: true }),
-      query: { limit: o.pageSize ?? 500, continue: cont, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
-      signal: o.signal,
-    });
-    yield res.body.items ?? [];
-    cont = res.body.metadata?.continue || undefined;
-  } while (cont && !o.signal?.aborted);
+  const ref = { group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? o.namespace || undefined : undefined };
+  const pages = clientPages(api, ref, {
+    representation: o.representation ?? 'metadata',
+    limit: o.pageSize ?? 500,
+    labelSelector: o.labelSelector,
+    fieldSelector: o.fieldSelector,
+    signal: o.signal,
+    maxRestarts: 0,
+    prefetch: () => !o.signal?.aborted,
+  });
+  try {
+    for await (const c of pages) {
+      yield c.items;
+      if (o.signal?.aborted) return;
+    }
+  } catch (e) {
+    if (o.signal?.aborted) return;
+    throw e;
+  }
 }
 
 export async function listAll(r: Pick<ApiResource, 'group' | 'version' | 'resource' | 'namespaced'>, o: ScanOptions = {}): Promise<KubeObject[]> {
