@@ -58,7 +58,8 @@ async function readBody(res: Response, onPrefix: ((text: string) => boolean) | u
     parts.push(value);
     total += value.length;
     if (watching) {
-      prefix += dec.decode(value, { stream: true });
+      // a first read can be megabytes: only its start is looked at
+      prefix += dec.decode(value.length > PREFIX_LIMIT ? value.subarray(0, PREFIX_LIMIT) : value, { stream: true });
       let satisfied = true;
       try {
         satisfied = onPrefix(prefix);

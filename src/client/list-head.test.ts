@@ -1,6 +1,8 @@
-// The list head reader: a list's metadata from any prefix of its body, never throwing, never guessing.
+// The list head reader: a list's metadata from any prefix of its body, never throwing, never guessing; and
+// the client hook that shows it the body's start.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ApiClient } from './http.js';
 import { listHead } from './list-head.js';
 
 const table = JSON.stringify({
@@ -61,5 +63,38 @@ describe('listHead', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('ApiClient onPrefix', () => {
+  const big = JSON.stringify({ kind: 'List', apiVersion: 'v1', metadata: { continue: 'c' }, items: Array.from({ length: 5000 }, (_, i) => ({ metadata: { name: `n${i}` } })) });
+  const streamed = (text: string, piece: number): typeof fetch => async () => {
+    const bytes = new TextEncoder().encode(text);
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += piece) c.enqueue(bytes.slice(i, i + piece));
+        c.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  };
+
+  it('shows the start of the body until satisfied, at most 64 KiB, and the body arrives whole', async () => {
+    const seen: number[] = [];
+    const c = new ApiClient({ baseUrl: 'http://t', fetch: streamed(big, 1000) });
+    const res = await c.request<{ items: unknown[] }>('GET', '/x', { onPrefix: (t) => (seen.push(t.length), false) });
+    expect(res.body.items).toHaveLength(5000);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(64 * 1024 + 1000);
+    expect(seen.length).toBeLessThan(70);
+  });
+
+  it('a hook that throws costs nothing', async () => {
+    const c = new ApiClient({ baseUrl: 'http://t', fetch: streamed(big, 4096) });
+    const res = await c.request<{ items: unknown[] }>('GET', '/x', {
+      onPrefix: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(res.body.items).toHaveLength(5000);
   });
 });

@@ -30,7 +30,9 @@ function makeRows(n: number): TableRow[] {
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.service.io;q=0.9';
 
 export function StaticBench({ location }: { location: Location }) {
-  const fetchPath = location.query.get('fetch');
+  // only an API path of this origin: a link must not make the page ask anything else
+  const asked = location.query.get('fetch');
+  const fetchPath = asked && /^\/apis?\/[a-z0-9]/.test(asked) && !asked.includes('//') && !asked.includes('\\') ? asked : null;
   const n = Number(location.query.get('n') ?? 10000);
   const rate = Number(location.query.get('updates') ?? 0);
   const [rows, setRows] = useState(() => (fetchPath ? [] : makeRows(n)));
