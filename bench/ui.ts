@@ -27,7 +27,6 @@ const UPDATE_WINDOW_MS = 4000;
 
 interface Figures {
   firstRows: number;
-  allRows: number;
   scrollP95: number;
   longestTask: number;
   maxFrame: number;
@@ -171,13 +170,12 @@ async function measureCeiling(browser: Browser, server: ApiServer, n: number): P
   try {
     await page.goto(`${server.url}/_bench/static?n=${n}`);
     const firstRows = await waitMark(page, 'periscope:first-rows', 60_000);
-    const allRows = await waitMark(page, 'periscope:all-rows', 60_000);
     const scroll = await scrollP95(page);
     await page.goto(`${server.url}/_bench/static?n=${n}&updates=${UPDATES_PER_SECOND}`);
     await waitMark(page, 'periscope:first-rows', 60_000);
     await page.waitForTimeout(500);
     const upd = await longestTask(page, UPDATE_WINDOW_MS);
-    return { firstRows, allRows, scrollP95: scroll, longestTask: upd.longest || upd.maxFrame, maxFrame: upd.maxFrame };
+    return { firstRows, scrollP95: scroll, longestTask: upd.longest || upd.maxFrame, maxFrame: upd.maxFrame };
   } finally {
     await page.close();
   }
@@ -200,7 +198,12 @@ function serverOn(store: RevisionedStore): Promise<ApiServer> {
 }
 
 /** Opens url and returns its first-rows and all-rows marks once the table holds all n rows. */
-async function load(browser: Browser, url: string, n: number): Promise<{ firstRows: number; allRows: number }> {
+interface Load {
+  firstRows: number;
+  allRows: number;
+}
+
+async function load(browser: Browser, url: string, n: number): Promise<Load> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     await page.goto(url);
@@ -219,8 +222,8 @@ async function load(browser: Browser, url: string, n: number): Promise<{ firstRo
  * in one request): cold (the first request to a server just started on a fresh identical store, RUNS
  * servers each) and warm (RUNS more loads on the last, now warmed, server).
  */
-async function measureLoads(browser: Browser, n: number, url: string): Promise<{ cold: { firstRows: number; allRows: number }[]; warm: number[] }> {
-  const cold: { firstRows: number; allRows: number }[] = [];
+async function measureLoads(browser: Browser, n: number, url: string): Promise<{ cold: Load[]; warm: number[] }> {
+  const cold: Load[] = [];
   const warm: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     const server = await serverOn(await seededStore(n));

@@ -103,16 +103,16 @@ function gatedFetch(pages: number) {
     for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
     return cond();
   };
-  return { fetchFn, requests, gates, until };
+  const tableRef = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
+  /** The pager over this fake, one row per chunk, asking ahead or not. */
+  const open = (prefetch: boolean) => listPages(new ApiClient({ baseUrl: 'http://api.test', fetch: fetchFn }), tableRef, { representation: 'table', limit: 1, prefetch: () => prefetch });
+  return { requests, gates, until, open };
 }
 
 describe('pager: the next chunk asked for early', () => {
-  const tableRef = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
-
   it('asks for chunk k+1 as soon as chunk k shows its continue token, once each', async () => {
     const g = gatedFetch(3);
-    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
-    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => true });
+    const pages = g.open(true);
     const first = pages.next();
     // the first body has sent only its head: the second request is already out
     expect(await g.until(() => g.requests.length === 2)).toBe(true);
@@ -133,8 +133,7 @@ describe('pager: the next chunk asked for early', () => {
 
   it('without prefetch, waits for the whole chunk', async () => {
     const g = gatedFetch(2);
-    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
-    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => false });
+    const pages = g.open(false);
     const first = pages.next();
     expect(await g.until(() => g.requests.length === 2)).toBe(false);
     g.gates[0]!();
@@ -148,8 +147,7 @@ describe('pager: the next chunk asked for early', () => {
 
   it('a consumer that stops early leaves no request running', async () => {
     const g = gatedFetch(3);
-    const c = new ApiClient({ baseUrl: 'http://api.test', fetch: g.fetchFn });
-    const pages = listPages(c, tableRef, { representation: 'table', limit: 1, prefetch: () => true });
+    const pages = g.open(true);
     const first = pages.next();
     expect(await g.until(() => g.requests.length === 2)).toBe(true);
     g.gates[0]!();

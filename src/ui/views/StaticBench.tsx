@@ -4,7 +4,7 @@
 // /_bench/static?fetch=/api/v1/namespaces/x/configmaps: the same table over every row of that collection got
 // the fastest way there is: one unpaged Table request, parsed by the browser, no informer.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { TableRow } from '../../client/index.js';
+import { acceptFor, type TableRow } from '../../client/index.js';
 import { VirtualTable } from '../components/VirtualTable.js';
 import { objectOfRow, tableColumns, type Row } from '../lib/table-view.js';
 import type { Location } from '../router.js';
@@ -27,12 +27,13 @@ function makeRows(n: number): TableRow[] {
   });
 }
 
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.service.io;q=0.9';
+/** The ?fetch= parameter when it is an API path of this origin: a link must not make the page ask anything else. */
+export function benchFetchPath(asked: string | null): string | null {
+  return asked && /^\/apis?\/[a-z0-9]/.test(asked) && !asked.includes('//') && !asked.includes('\\') ? asked : null;
+}
 
 export function StaticBench({ location }: { location: Location }) {
-  // only an API path of this origin: a link must not make the page ask anything else
-  const asked = location.query.get('fetch');
-  const fetchPath = asked && /^\/apis?\/[a-z0-9]/.test(asked) && !asked.includes('//') && !asked.includes('\\') ? asked : null;
+  const fetchPath = benchFetchPath(location.query.get('fetch'));
   const n = Number(location.query.get('n') ?? 10000);
   const rate = Number(location.query.get('updates') ?? 0);
   const [rows, setRows] = useState(() => (fetchPath ? [] : makeRows(n)));
@@ -42,7 +43,7 @@ export function StaticBench({ location }: { location: Location }) {
 
   useEffect(() => {
     if (fetchPath) {
-      void fetch(fetchPath, { headers: { Accept: TABLE_ACCEPT } })
+      void fetch(fetchPath, { headers: { Accept: acceptFor('table', { list: true }) } })
         .then((r) => r.json() as Promise<{ rows?: TableRow[] }>)
         .then((t) => setRows(t.rows ?? []));
       return;
