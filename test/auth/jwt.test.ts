@@ -18,9 +18,9 @@ const whoami = async (s: ApiServer, token: string) => {
 };
 const unauthorized = { status: 401, body: expect.objectContaining({ reason: 'Unauthorized', message: 'Unauthorized' }) };
 
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, tries = 100): Promise<T> {
   let v = await f();
-  for (let i = 0; i < 100 && !ok(v); i++) {
+  for (let i = 0; i < tries && !ok(v); i++) {
     await new Promise((r) => setTimeout(r, 50));
     v = await f();
   }
@@ -95,7 +95,48 @@ describe('issuer availability', () => {
     const token = await issuer.sign(good());
     expect(await whoami(s, token)).toEqual(unauthorized);
     await issuer.start(issuer.port);
-    expect(await until(() => whoami(s, token), (u) => 'username' in u)).toMatchObject({ username: 'oidc:ann@example.com' });
+    // discovery is retried in the background every 10 s (upstream), not by requests
+    expect(await until(() => whoami(s, token), (u) => 'username' in u, 300)).toMatchObject({ username: 'oidc:ann@example.com' });
+  });
+  test('tokens of an issuer whose discovery is down fail at once, without a fetch per request', async () => {
+    const file = tls.file('down.json', JSON.stringify(config()));
+    issuer.discoveryDown = 503;
+    const before = issuer.discoveryFetches;
+    const s2 = await testServer({ authenticationConfig: file });
+    try {
+      // the background attempt made at start
+      await until(async () => issuer.discoveryFetches, (n) => n >= before + 2);
+      const started = issuer.discoveryFetches;
+      const token = await issuer.sign(good());
+      for (let i = 0; i < 20; i++) expect(await whoami(s2, token)).toEqual(unauthorized);
+      // at most the background retry may have run meanwhile
+      expect(issuer.discoveryFetches - started).toBeLessThanOrEqual(2);
+    } finally {
+      issuer.discoveryDown = undefined;
+      await s2.close();
+    }
+  });
+  test('the authenticator retries discovery in the background until the issuer answers', async () => {
+    const { JwtAuthenticator } = await import('../../src/server/auth/jwt.js');
+    issuer.discoveryDown = 500;
+    const a = new JwtAuthenticator(config().jwt[0] as any, () => {}, { retryMs: 50 });
+    try {
+      const token = await issuer.sign(good());
+      const before = issuer.discoveryFetches;
+      a.start();
+      await a.firstAttempt();
+      expect(a.initialized).toBe(false);
+      const fetched = issuer.discoveryFetches;
+      await expect(Promise.all(Array.from({ length: 20 }, () => a.authenticate(token)))).rejects.toThrow(/not initialized/);
+      expect(issuer.discoveryFetches).toBeGreaterThan(before);
+      expect(issuer.discoveryFetches - fetched).toBeLessThanOrEqual(2);
+      issuer.discoveryDown = undefined;
+      await until(async () => a.initialized, (v) => v);
+      expect(await a.authenticate(token)).toMatchObject({ name: 'oidc:ann@example.com' });
+    } finally {
+      a.stop();
+      issuer.discoveryDown = undefined;
+    }
   });
 });
 
@@ -218,7 +259,8 @@ describe('reload', () => {
     const s2 = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, authenticationConfig: file }, { log: (l) => logs.push(l) });
     try {
       const token = await issuer.sign(good());
-      expect(await whoami(s2, token)).toMatchObject({ username: 'oidc:ann@example.com' });
+      // discovery runs in the background after start
+      expect(await until(() => whoami(s2, token), (u) => 'username' in u)).toMatchObject({ username: 'oidc:ann@example.com' });
       writeFileSync(file, JSON.stringify(config({ usernamePrefix: 'new:' })));
       await s2.deps.authentication!.reload();
       expect(await whoami(s2, token)).toMatchObject({ username: 'new:ann@example.com' });

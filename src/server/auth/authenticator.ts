@@ -63,9 +63,22 @@ export class Authenticator {
     return { jwt, anonymous: config?.anonymous };
   }
 
-  /** Replaces the AuthenticationConfiguration (reload); compiles before swapping, so a failure keeps the old one. */
-  reconfigure(config: AuthenticationConfiguration): void {
-    this.state = this.build(config);
+  /**
+   * Replaces the AuthenticationConfiguration (reload); compiles before swapping, so a failure keeps the old one.
+   * The new JWT authenticators get their first discovery attempt before they take over, so a reload does not
+   * turn working tokens away while discovery is under way; the old ones stop retrying.
+   */
+  async reconfigure(config: AuthenticationConfiguration): Promise<void> {
+    const next = this.build(config);
+    await Promise.all(next.jwt.map((j) => j.firstAttempt()));
+    const old = this.state;
+    this.state = next;
+    for (const j of old.jwt) j.stop();
+  }
+
+  /** Stops the JWT authenticators' background discovery. */
+  close(): void {
+    for (const j of this.state.jwt) j.stop();
   }
 
   /** Whether a request without credentials on this path is anonymous (upstream anonymous + conditions). */

@@ -152,7 +152,10 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
       return result;
     },
     reload: () => reloader?.reload() ?? Promise.resolve(),
-    close: () => reloader?.close(),
+    close: () => {
+      reloader?.close();
+      authenticator.close();
+    },
   };
   return auth;
 }
