@@ -158,14 +158,25 @@ export class ResourceStore {
     const meta: ObjectMeta = (obj.metadata ??= {});
     if (this.type.scope === 'Namespaced') meta.namespace = namespace;
     else delete meta.namespace;
+    this.assignSystemFields(obj);
+    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
+  }
+
+  /**
+   * The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or
+   * deletion fields. Run again after mutating admission (upstream fills them in the store's Create and
+   * BeforeCreate, after admission), so nothing a webhook set there is stored.
+   */
+  assignSystemFields(obj: KubeObject): void {
+    const meta: ObjectMeta = (obj.metadata ??= {});
     meta.uid = randomUUID();
     meta.creationTimestamp = nowTimestamp();
     if (this.type.custom || this.type.strategy.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     delete meta.resourceVersion;
+    delete (meta as Record<string, unknown>).selfLink;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
   }
 
   /** Stores a prepared, validated object. Resolves generateName with retries on collision. */
