@@ -71,7 +71,7 @@ describe('calls', () => {
     const r = await c.post('/api/v1/namespaces/default/configmaps', cm(name));
     expect(r.status).toBe(201);
     const [review] = wh.reviewsFor('/allow');
-    expect(review.apiVersion).toBe('admission.service.io/v1');
+    expect(review.apiVersion).toBe('admission.k8s.io/v1'); // webhooks see upstream's spelling
     expect(review.request).toMatchObject({ operation: 'CREATE', name, namespace: 'default', dryRun: false, kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { resource: 'configmaps' } });
     expect(review.request.object.data).toEqual({ a: '1' });
   });

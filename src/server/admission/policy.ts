@@ -13,7 +13,7 @@ import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
 import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, fromCel, toCel, type AdmissionAuthorizer } from './cel.js';
 import { labelsOf, matchResources, namespaceObjectOf } from './matching.js';
-import { reviewRequest } from './webhooks.js';
+import { admissionView, reviewRequest } from './webhooks.js';
 import { inSpan } from '../tracing.js';
 
 export interface PolicyPluginDeps {
@@ -101,8 +101,9 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
   }
   if (params.length === 0) return [];
   const base: Record<string, unknown> = {
-    object: toCel(a.object ?? null),
-    oldObject: toCel(a.oldObject ?? null),
+    // the objects and request as webhooks see them: upstream's spelling of the group, whatever the request used
+    object: toCel(admissionView(a.object)),
+    oldObject: toCel(admissionView(a.oldObject)),
     request: toCel(reviewRequest(a, '')),
     namespaceObject: toCel(nsObj ?? null),
     authorizer: celAuthorizer(deps.authorizer ?? allowAllAuthorizer, a.userInfo ?? { username: a.user }, {
@@ -112,7 +113,7 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
   const scope = { params: !!pspec.paramKind, authorizer: true, variables: true };
   const out: { message: string; reason: string }[] = [];
   for (const p of params) {
-    const vars: Record<string, unknown> = { ...base, params: toCel(p) };
+    const vars: Record<string, unknown> = { ...base, params: toCel(p ? admissionView(p) : null) };
     // variables: evaluated in order, later ones may use earlier ones (upstream composition)
     const variables: Record<string, unknown> = {};
     vars.variables = variables;

@@ -8,6 +8,7 @@ import { compileCel, type CelCompiled } from '../../config/cel.js';
 import { parseDuration } from '../../config/formats.js';
 import type { WebhookConfiguration } from '../../config/types.js';
 import { loadKubeconfig, type ClusterCredentials } from '../proxy/kubeconfig.js';
+import { upstreamGroup } from '../registry/names.js';
 import { allow, deny, noOpinion, type Attributes, type AuthorizationResult, type Authorizer } from './attributes.js';
 
 /** Upstream caps the webhook timeout at 30s (validation) and bounds the answer it reads. */
@@ -22,11 +23,15 @@ export interface SubjectAccessReviewSpec {
   nonResourceAttributes?: { path?: string; verb?: string };
 }
 
-/** The v1 SubjectAccessReview spec describing a request (upstream webhook resourceAttributesFrom). */
+/**
+ * The v1 SubjectAccessReview spec describing a request (upstream webhook resourceAttributesFrom). The group is
+ * always in upstream's spelling (`rbac.authorization.k8s.io`, what webhook authorizers are written against),
+ * whichever spelling the request used: no decision may depend on the spelling (one alias table, registry/names).
+ */
 export function sarSpec(a: Attributes): SubjectAccessReviewSpec {
   const spec: SubjectAccessReviewSpec = { user: a.user.name, groups: [...a.user.groups], uid: a.user.uid, extra: structuredClone(a.user.extra) };
   if (a.resourceRequest)
-    spec.resourceAttributes = { namespace: a.namespace, verb: a.verb, group: a.apiGroup, version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name };
+    spec.resourceAttributes = { namespace: a.namespace, verb: a.verb, group: upstreamGroup(a.apiGroup), version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name };
   else spec.nonResourceAttributes = { path: a.path, verb: a.verb };
   return spec;
 }

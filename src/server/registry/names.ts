@@ -66,6 +66,24 @@ export function canonicalApiVersion(apiVersion: string): string {
   return `${canonicalGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
 }
 
+/** Upstream apiVersion string for a group/version ('v1' for core). */
+export function upstreamApiVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion;
+  return `${upstreamGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
+}
+
+/**
+ * The object as security decisions outside the server see it (authorization and admission webhooks, admission
+ * policies): apiVersion in upstream's spelling, what policy engines are written against. A shallow copy; the
+ * object itself is not changed.
+ */
+export function inUpstreamSpelling<T extends { apiVersion?: unknown }>(o: T): T {
+  if (typeof o.apiVersion !== 'string') return o;
+  const up = upstreamApiVersion(o.apiVersion);
+  return up === o.apiVersion ? o : { ...o, apiVersion: up };
+}
+
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.service.protobuf';
 export const PROTOBUF_MEDIA_TYPE_UPSTREAM = 'application/vnd.kubernetes.protobuf';
 
