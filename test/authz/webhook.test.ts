@@ -281,3 +281,35 @@ describe('--authorization-mode Webhook (legacy flags)', () => {
     }
   });
 });
+
+describe('the group a webhook authorizer sees does not depend on the request spelling', () => {
+  it('a webhook denying clusterroles in rbac.authorization.k8s.io denies both spellings, and SubjectAccessReviews agree', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1' }, []);
+    try {
+      const UP = 'rbac.authorization.k8s.io';
+      answer = (r) => {
+        const ra = r.spec.resourceAttributes;
+        if (ra?.resource === 'clusterroles' && ra.group === UP) return reply(r, { allowed: false, denied: true, reason: 'no clusterroles' });
+        return reply(r, { allowed: r.spec.user === 'alice' });
+      };
+      for (const g of [UP, 'rbac.authorization.service.io']) {
+        received.length = 0;
+        const r = await f.as('alice').get(`/apis/${g}/v1/clusterroles`);
+        expect(r.status, g).toBe(403);
+        // the second spelling may be answered from the cache: its key is the same review
+        for (const x of received) expect(x.review.spec.resourceAttributes?.group).toBe(UP);
+        for (const sarGroup of ['authorization.k8s.io', 'authorization.service.io']) {
+          const sar = await f.as('admin').post(`/apis/${sarGroup}/v1/subjectaccessreviews`, {
+            apiVersion: `${sarGroup}/v1`,
+            kind: 'SubjectAccessReview',
+            spec: { user: 'alice', resourceAttributes: { verb: 'list', group: g, resource: 'clusterroles' } },
+          });
+          expect(sar.status).toBe(201);
+          expect(sar.body.status).toMatchObject({ allowed: false, denied: true, reason: 'no clusterroles' });
+        }
+      }
+    } finally {
+      await f.close();
+    }
+  });
+});
