@@ -185,6 +185,14 @@ describe('verification', () => {
     expect(await whoami(s, await issuer.sign({ ...good(), aud: ['x', 'other'] }))).toMatchObject({ username: 'oidc:ann@example.com' });
     expect(await whoami(s, await issuer.sign({ ...good(), aud: 'kubernetes' }))).toEqual(unauthorized);
   });
+  test('TokenReview audiences: JWT authenticators are audience-agnostic, wrapped with the API audiences (upstream)', async () => {
+    const a = s.deps.authentication!.authenticator;
+    const api = 'https://kubernetes.default.svc.cluster.local';
+    const token = await issuer.sign(good());
+    expect(await a.authenticateToken(token)).toMatchObject({ user: { name: 'oidc:ann@example.com' }, audiences: [api] });
+    expect(await a.authenticateToken(token, ['vault.example'])).toEqual({ error: 'invalid bearer token' });
+    expect(await a.authenticateToken(token, ['vault.example', api])).toMatchObject({ user: { name: 'oidc:ann@example.com' }, audiences: [api] });
+  });
   test('exp is strict, nbf has five minutes of skew', async () => {
     expect(await whoami(s, await issuer.sign({ ...good(), exp: now() - 5 }))).toEqual(unauthorized);
     // exp is required (spec: the minimum payload has iss, aud, exp and the username claim)
