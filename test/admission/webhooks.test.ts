@@ -185,6 +185,7 @@ describe('what a mutating webhook may not change (checked once after mutating ad
     const r = await c.post('/api/v1/namespaces/default/configmaps', cm(unique()));
     expect(r.status).toBe(201);
     expect(r.body.metadata.uid).not.toBe(fixed);
+    expect(r.body.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.body.metadata.creationTimestamp).not.toBe('2001-01-01T00:00:00Z');
     expect(r.body.metadata.deletionTimestamp).toBeUndefined();
     expect(r.body.metadata.resourceVersion).not.toBe('42');

@@ -40,6 +40,13 @@ export function nowTimestamp(): string {
   return stamp;
 }
 
+/** Server-assigned fields of a new object (ResourceStore.restoreSystemFields). */
+export interface SystemFields {
+  uid?: string;
+  creationTimestamp?: string;
+  generation?: number;
+}
+
 /** Stored bytes never carry resourceVersion: it is the key's modRevision, set on read. */
 export function encodeForStorage(obj: KubeObject): Uint8Array {
   const meta = obj.metadata;
@@ -162,17 +169,22 @@ export class ResourceStore {
     if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
   }
 
-  /**
-   * The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or
-   * deletion fields. Run again after mutating admission (upstream fills them in the store's Create and
-   * BeforeCreate, after admission), so nothing a webhook set there is stored.
-   */
+  /** The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or deletion fields. */
   assignSystemFields(obj: KubeObject): void {
+    this.restoreSystemFields(obj, { uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: this.type.custom || this.type.strategy.tracksGeneration ? 1 : undefined });
+  }
+
+  /**
+   * Puts back the system fields assigned before mutating admission, so nothing a webhook set there is stored
+   * (upstream fills uid and creationTimestamp in the store's Create, after admission; the uid stays the one
+   * defaulting saw, e.g. a Job's generated selector).
+   */
+  restoreSystemFields(obj: KubeObject, saved: SystemFields): void {
     const meta: ObjectMeta = (obj.metadata ??= {});
-    meta.uid = randomUUID();
-    meta.creationTimestamp = nowTimestamp();
-    if (this.type.custom || this.type.strategy.tracksGeneration) meta.generation = 1;
-    else delete meta.generation;
+    meta.uid = saved.uid;
+    meta.creationTimestamp = saved.creationTimestamp;
+    if (saved.generation === undefined) delete meta.generation;
+    else meta.generation = saved.generation;
     delete meta.resourceVersion;
     delete (meta as Record<string, unknown>).selfLink;
     delete meta.deletionTimestamp;

@@ -1,7 +1,7 @@
 // create (POST) and update (PUT): the shared create and update paths used by every write verb.
 import { userInfoJson } from '../../auth/user.js';
 import { errors } from '../../../api/status.js';
-import type { StoredObject } from '../../registry/resource-store.js';
+import type { StoredObject, SystemFields } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { Negotiated } from '../negotiate.js';
@@ -45,8 +45,9 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   s.type.strategy.prepareCreate?.(obj, userInfoJson(s.userInfo));
   trackUpdate(s, undefined, obj, '');
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, userInfo: userInfoJson(s.userInfo), warnings: s.warnings };
+  const system = { uid: meta.uid, creationTimestamp: meta.creationTimestamp, generation: meta.generation };
   await deps.admission.admit(attrs);
-  afterMutatingCreate(s, obj, ns, attrs.name);
+  afterMutatingCreate(s, obj, ns, attrs.name, system);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
   validateForStore(s.type, toValidate, undefined);
   await deps.admission.validate(attrs);
@@ -129,7 +130,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
  * authorized for, and system fields are the server's (upstream: the store's Create fills uid and
  * creationTimestamp, BeforeCreate checks the namespace, after mutating admission).
  */
-function afterMutatingCreate(s: RequestScope, obj: KubeObject, ns: string | undefined, requestName: string): void {
+function afterMutatingCreate(s: RequestScope, obj: KubeObject, ns: string | undefined, requestName: string, system: SystemFields): void {
   const meta = (obj.metadata ??= {});
   if (ns !== undefined) {
     // upstream ValidNamespace: an empty namespace is the request's, another one is refused
@@ -139,7 +140,7 @@ function afterMutatingCreate(s: RequestScope, obj: KubeObject, ns: string | unde
   // a generateName create has no name before admission: a webhook may name it
   if (requestName !== '' && meta.name !== requestName)
     throw errors.badRequest(`the name of the object (${String(meta.name ?? '')}) does not match the name on the request (${requestName})`);
-  s.rs.assignSystemFields(obj);
+  s.rs.restoreSystemFields(obj, system);
 }
 
 /**
