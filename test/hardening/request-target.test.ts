@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiServer } from '../../src/server/app.js';
+import { startServer, type ApiServer } from '../../src/server/app.js';
 import { crossSiteReason } from '../../src/server/http/request-guard.js';
 import { requestInfo } from '../../src/server/request/info.js';
 import { HTTP_SERVER_OPTIONS, limitConnections } from '../../src/server/http/listen.js';
@@ -168,4 +168,37 @@ describe('header timeout (item 9)', () => {
       server.close();
     }
   }, 6000);
+});
+
+describe('upgrades in the request log (issue 32)', () => {
+  it('each upgrade is logged once, with its final status: refused, upgraded, and SPDY', async () => {
+    const lines: string[] = [];
+    const s = await startServer(
+      { port: 0, store: 'memory', demoData: false, requestLog: true, staticDir: '', compactionIntervalMs: 0, tokenAuthFile: join(dir, 'tokens.csv'), anonymousAuth: false },
+      { log: (l) => lines.push(l) },
+    );
+    try {
+      const ws = s.url.replace('http', 'ws');
+      expect(await upgradeStatus(`${ws}/api/v1/namespaces/default/configmaps?watch=1`)).toBe(401);
+      expect(await upgradeStatus(`${ws}/api/v1/namespaces/default/configmaps?watch=1`, bearer('admin-token'))).toBe(101);
+      const spdy = await new Promise<string>((resolve) => {
+        const sock = connect(s.port, '127.0.0.1', () =>
+          sock.write('POST /api/v1/namespaces/default/pods/p/exec?command=sh HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n'),
+        );
+        let got = '';
+        sock.on('data', (d) => (got += d.toString()));
+        sock.on('close', () => resolve(got));
+      });
+      expect(spdy).toMatch(/^HTTP\/1\.1 400/);
+      const upgrades = () => lines.filter((l) => l.includes('"upgrade"')).map((l) => JSON.parse(l) as { path: string; upgrade: string; status: number });
+      await expect.poll(() => upgrades().length).toBe(3);
+      expect(upgrades().map((u) => [u.upgrade.toLowerCase(), u.status])).toEqual([
+        ['websocket', 401],
+        ['websocket', 101],
+        ['spdy/3.1', 400],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
 });
