@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiServer } from '../../src/server/app.js';
-import { crossSiteReason } from '../../src/server/http/request-guard.js';
+import fc from 'fast-check';
+import { StatusError } from '../../src/api/status.js';
+import { crossSiteReason, decodePath } from '../../src/server/http/request-guard.js';
 import { requestInfo } from '../../src/server/request/info.js';
 import { HTTP_SERVER_OPTIONS, limitConnections } from '../../src/server/http/listen.js';
 import { client, testServer } from '../helpers/server.js';
@@ -200,5 +202,37 @@ describe('upgrades in the request log (issue 32)', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('decodePath (fuzz)', () => {
+  it('decodes any percent-encoding of a path to the path, in one pass', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), (text, mask) => {
+        const path = '/' + text;
+        // Node reads the request line as latin1: the client sends UTF-8 bytes, encoded or not
+        let sent = '/';
+        let i = 0;
+        for (const b of Buffer.from(text, 'utf8')) sent += mask[i++ % mask.length] || b >= 0x80 || b === 0x25 ? `%${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b);
+        expect(decodePath(sent)).toBe(path);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(decodePath('/%2561pi')).toBe('/%61pi'); // never decoded twice
+    expect(decodePath('/a%2Fb')).toBe('/a/b');
+    expect(decodePath('/plain/path')).toBe('/plain/path');
+  });
+  it('any input decodes or is a 400 StatusError, never another failure', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('%', '2', 'f', 'G', 'a', '/', '\u00e9', '0', 'Z'), maxLength: 30 }), (raw) => {
+        try {
+          expect(typeof decodePath('/' + raw)).toBe('string');
+        } catch (e) {
+          expect(e).toBeInstanceOf(StatusError);
+          expect((e as StatusError).status.code).toBe(400);
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -11,10 +11,8 @@ import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
 import type { ServerFlags } from '../flags.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import type { RevisionedStore } from '../storage/types.js';
-import { requestAuth, setRequestAuth, type RequestAuth } from '../request/context.js';
+import { setRequestAuth, type RequestAuth } from '../request/context.js';
 import { resourceStoreFor } from '../registry/resource-store.js';
-
-export { requestAuth, type RequestAuth };
 
 /** Decides one impersonated attribute (the authorizer's `impersonate` verb). */
 export type ImpersonationAuthorizer = (user: UserInfo, check: ImpersonationCheck) => Promise<boolean> | boolean;

@@ -1,6 +1,7 @@
-// The authorization step of the handler chain, right after authentication: resource requests are
-// authorized in api-handler.ts once their RequestInfo is known, other API paths (discovery, OpenAPI) in
-// app.ts. Impersonation headers are authorized here too (verb `impersonate`). A denial is upstream's 403.
+// The authorization step of the handler chain (http/chain.ts), after authentication and max in flight:
+// every request not on the public list, resource requests by their RequestInfo attributes, all others as
+// non-resource URLs. Impersonation headers are authorized here too (verb `impersonate`, asked by the
+// authentication step). A denial is upstream's 403; a request without a user is never allowed.
 import type { IncomingMessage } from 'node:http';
 import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
 import type { ImpersonationCheck } from '../auth/impersonation.js';
@@ -18,7 +19,7 @@ import type { TypeRegistry } from '../registry/registry.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import type { Authentication } from './authentication.js';
-import { authorizeAdditionalVerb, currentRequest, requestState, requestUser, withRequestContext } from '../request/context.js';
+import { requestState, requestUser } from '../request/context.js';
 import type { RequestInfo } from '../request/info.js';
 import { resourceStoreFor } from '../registry/resource-store.js';
 import { escalationCheck } from '../authz/escalation.js';
@@ -72,8 +73,6 @@ export interface RulesResult {
   incomplete: boolean;
   evaluationError?: string;
 }
-
-export { currentRequest, withRequestContext, authorizeAdditionalVerb };
 
 /** The name a list/watch/deletecollection narrows to with fieldSelector metadata.name= (upstream RequestInfo). */
 function selectedName(query: URLSearchParams): string {
