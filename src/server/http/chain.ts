@@ -8,6 +8,7 @@
 // else, including paths nothing serves (authenticated first, then 404), is authenticated and authorized.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
+import { bindRequestState, type RequestState } from '../request/context.js';
 import { requestInfo, type RequestInfo } from '../request/info.js';
 import type { Authentication } from './authentication.js';
 import type { Authorization } from './authorization.js';
@@ -16,18 +17,18 @@ import { crossSiteReason, decodePath, forbiddenCrossSite, forbiddenHost, hostAcc
 import { requestDeadline, type Deadline } from './request-timeout.js';
 import { WebSocketResponse } from './websocket.js';
 
-/** One request as the filters see it. */
-export interface ChainRequest {
+/** One request as the filters see it; also its request state (request/context.ts). */
+export interface ChainRequest extends RequestState {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly method: string;
   /** The decoded path (decodePath): the only path any filter or handler looks at. */
   path: string;
   query: URLSearchParams;
-  info: RequestInfo;
   /** Watches: not counted in flight, not cut by the deadline (upstream's LongRunningFunc). */
   longRunning: boolean;
   deadline?: Deadline;
+  info: RequestInfo;
   /** Cancels the handler (deadline passed, client gone); made on first use. */
   controller?: AbortController;
   /** Set once the handler returned: aborting then would only build an unused AbortError. */
@@ -132,7 +133,9 @@ export function buildHandlerChain(p: ChainParts): (req: IncomingMessage, res: Se
     let r: ChainRequest | undefined;
     try {
       const { path, query } = rawTarget(req.url);
-      r = { req, res, method: req.method ?? 'GET', path: decodePath(path), query, info: NO_INFO, longRunning: false, finished: false };
+      // every field set here, so the object keeps one shape as filters fill it in
+      r = { req, res, method: req.method ?? 'GET', path: decodePath(path), query, info: NO_INFO, longRunning: false, finished: false, deadline: undefined, controller: undefined, auth: undefined, attrs: undefined, authorizeVerb: undefined };
+      bindRequestState(req, r);
       for (const f of filters) {
         const out = f(r);
         if ((out instanceof Promise ? await out : out) === true) return;

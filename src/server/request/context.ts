@@ -8,6 +8,7 @@ import { errors } from '../../api/status.js';
 import type { ImpersonationRequest } from '../auth/impersonation.js';
 import type { UserInfo } from '../auth/user.js';
 import type { Attributes } from '../authz/attributes.js';
+import type { RequestInfo } from './info.js';
 
 /** What authentication attached to a request. */
 export interface RequestAuth {
@@ -19,6 +20,10 @@ export interface RequestAuth {
 }
 
 export interface RequestState {
+  /** What the request is (upstream's RequestInfo), from the decoded path. */
+  info?: RequestInfo;
+  /** The request's deadline (--request-timeout, ?timeout=); none for watches. */
+  deadline?: { clear(): void };
   auth?: RequestAuth;
   /** The resource attributes authorization allowed (escalation checks start from them). */
   attrs?: Attributes;
@@ -30,6 +35,11 @@ export interface RequestState {
 
 const states = new WeakMap<IncomingMessage, RequestState>();
 const running = new AsyncLocalStorage<RequestState>();
+
+/** Makes `state` the request's state (the chain's first step: its own request object is the state). */
+export function bindRequestState(req: IncomingMessage, state: RequestState): void {
+  states.set(req, state);
+}
 
 /** The request's state, made on first use. */
 export function requestState(req: IncomingMessage): RequestState {
