@@ -105,7 +105,7 @@ describe('encoded paths with --anonymous-auth=false (critical)', () => {
   });
   it('a request neither public nor routable is authenticated first, then 404', async () => {
     const c = client(s.url);
-    for (const p of ['/missing.js', '/nothing/here.txt', '/api/v1/namespaces//secrets']) {
+    for (const p of ['/missing.js', '/nothing/here.txt', '/api/v1/namespaces//secrets', '/.well-known/openid-configuration', '/openid/v1/jwks', '/debug/pprof']) {
       expect([p, (await c.get(p)).status]).toEqual([p, 401]);
       expect([p, (await c.get(p, bearer('admin-token'))).status]).toEqual([p, 404]);
     }

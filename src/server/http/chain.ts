@@ -65,8 +65,12 @@ export interface ChainParts {
   fail(req: IncomingMessage, res: ServerResponse, e: unknown): void;
 }
 
-/** Paths the server itself routes: never the explorer's files, always authenticated. */
-const SERVER_PATHS = /^\/(?:api|apis|openapi|metrics|debug|version|healthz|livez|readyz|logs)(?:\/|$)/;
+/**
+ * Paths of kube-apiserver: never the explorer's files, always authenticated (service account issuer
+ * discovery included: upstream authorizes it by system:service-account-issuer-discovery, bound to
+ * service accounts only, not to anonymous callers).
+ */
+const SERVER_PATHS = /^\/(?:api|apis|openapi|metrics|debug|version|healthz|livez|readyz|logs|\.well-known|openid)(?:\/|$)/;
 
 /** The public list: health checks and their sub-paths, /version (upstream's system:public-info-viewer). */
 export function publicRoute(path: string): 'health' | 'version' | undefined {
