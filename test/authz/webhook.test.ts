@@ -12,6 +12,7 @@ import type { WebhookConfiguration } from '../../src/config/types.js';
 import type { Attributes } from '../../src/server/authz/attributes.js';
 import { endpointFromKubeconfig, WebhookAuthorizer } from '../../src/server/authz/webhook.js';
 import { authzServer, type AuthzFixture } from './support.js';
+import { client } from '../helpers/server.js';
 
 type Answer = { status?: number; body?: unknown; hang?: boolean };
 let dir: string;
@@ -312,4 +313,35 @@ describe('the group a webhook authorizer sees does not depend on the request spe
       await f.close();
     }
   });
+});
+
+describe('the request deadline covers the whole chain', () => {
+  it('a non-resource request whose webhook authorizer hangs ends at --request-timeout with 504', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1', requestTimeoutMs: 1000 }, []);
+    try {
+      answer = () => ({ hang: true });
+      const r = await f.as('alice').get('/apis');
+      expect(r.status).toBe(504);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'Timeout' });
+    } finally {
+      await f.close();
+    }
+  }, 15_000);
+});
+
+describe('requests in flight are counted after authentication (upstream: max-in-flight sits inside it)', () => {
+  it('a full budget answers 429 to authenticated callers only; bad credentials are still 401', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1', requestTimeoutMs: 3000, maxRequestsInflight: 1 }, []);
+    try {
+      answer = () => ({ hang: true });
+      const held = f.as('alice').get('/apis'); // holds the one read slot while its authorizer hangs
+      while (received.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const c = client(f.srv.url);
+      expect((await c.get('/apis', { Authorization: 'Bearer wrong-token' })).status).toBe(401);
+      expect((await f.as('bob').get('/apis')).status).toBe(429);
+      expect((await held).status).toBe(504);
+    } finally {
+      await f.close();
+    }
+  }, 15_000);
 });

@@ -2,7 +2,7 @@
 // autoregister controller does (kube-apiserver pkg/controlplane/apiserver/aggregator.go): named `version.group`
 // (`v1.` for the core group), without spec.service (Local), Available with reason Local.
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup, groupSpellings, upstreamGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
 import { mutateObject, typeForResource } from './controller-support.js';

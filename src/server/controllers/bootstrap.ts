@@ -5,7 +5,7 @@
 // (upstream serviceaccounts-controller and root-ca-cert-publisher).
 import { isIP } from 'node:net';
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { registerLocalAPIServices } from './apiservices.js';

@@ -2,15 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
 import type { FeatureGates } from '../features.js';
-import { ResourceStore } from '../registry/resource-store.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import type { TypeRegistry } from '../registry/registry.js';
-import type { ResourceType } from '../registry/types.js';
 import { pathSegmentErrors } from '../registry/meta-validation.js';
 import type { RevisionedStore } from '../storage/types.js';
 import { typePrefix } from '../registry/keys.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/watch.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
@@ -21,9 +20,9 @@ import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import type { RequestScope } from './scope.js';
-import { requestAuth, type Authentication } from './authentication.js';
-import { anonymousUser } from '../auth/user.js';
-import { withRequestContext, type Authorization } from './authorization.js';
+import type { Authentication } from './authentication.js';
+import type { Authorization } from './authorization.js';
+import { requestUser, withRequestContext } from '../request/context.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -41,15 +40,7 @@ export interface ApiDeps extends WriteDeps {
   verbs: Partial<Record<string, VerbHandler>>;
 }
 
-const stores = new WeakMap<ResourceType, ResourceStore>();
-
-export { defaultWatchSettings };
-
-export function resourceStoreFor(type: ResourceType, store: RevisionedStore): ResourceStore {
-  let rs = stores.get(type);
-  if (!rs || rs.store !== store) stores.set(type, (rs = new ResourceStore(type, store)));
-  return rs;
-}
+export { defaultWatchSettings, resourceStoreFor };
 
 const notFound = () => errors.notFound({ group: '', resource: '' });
 
@@ -61,8 +52,7 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
-  // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
-  await deps.authorization?.authorizeResource(req, info, query);
+  // authorized by the chain (http/chain.ts) before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
   // the request context serves the write path's escalation checks: reads go without it
   if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return dispatch(req, res, info, query, deps, signal);
   return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
@@ -87,7 +77,7 @@ async function dispatch(
   // (apimachinery IsValidPathSegmentName, checked by upstream's NamespaceKeyFunc).
   checkPathSegment('Name', info.name);
   checkPathSegment('Namespace', info.namespace);
-  const userInfo = requestAuth(req)?.user ?? anonymousUser();
+  const userInfo = requestUser(req);
   const s: RequestScope = {
     req,
     res,

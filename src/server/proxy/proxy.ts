@@ -195,7 +195,8 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
       res.end('ok');
       return;
     }
-    if (staticHandler && staticHandler(req, res, path)) return;
+    // the explorer's files are named by the decoded path (the static handler never decodes)
+    if (staticHandler && staticHandler(req, res, decodePath(path))) return;
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   });

@@ -370,3 +370,12 @@ export function mapStoreError(e: unknown, t: Target): unknown {
       return errors.internal(e.message);
   }
 }
+
+const storesByType = new WeakMap<ResourceType, ResourceStore>();
+
+/** The one ResourceStore of a type over a store (made on first use). */
+export function resourceStoreFor(type: ResourceType, store: RevisionedStore): ResourceStore {
+  let rs = storesByType.get(type);
+  if (!rs || rs.store !== store) storesByType.set(type, (rs = new ResourceStore(type, store)));
+  return rs;
+}
