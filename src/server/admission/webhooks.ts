@@ -12,6 +12,7 @@ import { ADMISSION_GROUP } from '../registry/builtin-admission.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
+import { CostBudget, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../cel/cost.js';
 import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, toCel, type AdmissionAuthorizer } from './cel.js';
 import { namespaceObjectOf, namespaceSelectorMatches, objectSelectorMatches, ruleMatches } from './matching.js';
 import { postReview, resolveTarget, WebhookCredentials } from './webhook-client.js';
@@ -100,6 +101,8 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
   if (conds.length === 0) return true;
   const vars = celVars(a, ctx);
   const errs: string[] = [];
+  // upstream: one budget for the matchConditions of one webhook and object
+  const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
   for (const c of conds) {
     const compiled = compileAdmissionCel(str(c.expression), { authorizer: true });
     if (!compiled.ok) {
@@ -107,7 +110,7 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
       continue;
     }
     try {
-      const v = await evalCel(compiled.program, vars);
+      const v = await evalCel(compiled.program, vars, { budget });
       if (v === false) return false;
       if (v !== true) errs.push(`expression '${str(c.name)}' resulted in error: no such overload`);
     } catch (e) {
