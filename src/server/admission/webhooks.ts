@@ -163,13 +163,14 @@ async function call(h: Obj, phase: Phase, a: AdmissionAttributes, ctx: Ctx): Pro
   };
   let body: unknown;
   try {
-    const target = await resolveTarget(ctx.deps.store, h.clientConfig);
+    const timeoutMs = (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000;
+    const target = await resolveTarget(ctx.deps.store, h.clientConfig, timeoutMs);
     const cc = obj(h.clientConfig);
     body = await postReview(target, review, {
       webhook: name,
       phase,
       caBundle: cc.caBundle ? str(cc.caBundle) : undefined,
-      timeoutMs: (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000,
+      timeoutMs,
       credentials: ctx.credentials.for(target.credentialHost, target.url.port || '443'),
     });
   } catch (e) {
