@@ -4,6 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
+import { currentRequestDeadline } from '../http/deadline-context.js';
 import { evaluateMeteredAsync, installAsyncMeterContext, type MeterOptions } from '../cel/cost.js';
 
 // the cost meter follows an evaluation across the awaits of authorizer checks
@@ -176,5 +177,6 @@ export function fromCel(v: unknown): unknown {
 
 /** Evaluates a compiled program under its cost limit (default: upstream's per-call limit); rejects with the evaluation error. */
 export async function evalCel(program: ParseResult, ctx: Record<string, unknown>, limits: MeterOptions = {}): Promise<unknown> {
-  return (await evaluateMeteredAsync(program, ctx, limits)).value;
+  // upstream evaluates with the request's context: its deadline (--request-timeout, ?timeout=) interrupts evaluation
+  return (await evaluateMeteredAsync(program, ctx, { deadline: currentRequestDeadline(), ...limits })).value;
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileAdmissionCel, evalCel, toCel } from '../admission/cel.js';
 import { compileCel } from '../../config/cel.js';
+import { enterRequestDeadline } from '../http/deadline-context.js';
 import { COST_LIMIT_EXCEEDED, CelCostError, CostBudget, OUT_OF_BUDGET, PER_CALL_LIMIT, evaluateMetered } from './cost.js';
 
 const CUBIC = 'object.data.all(a, object.data.all(b, object.data.all(c, a != "" && b != "" && c != "")))';
@@ -84,6 +85,22 @@ describe('CEL runtime cost', () => {
     const quadratic = admission('object.data.all(a, object.data.all(b, a != "" && b != ""))');
     expect(() => evaluateMetered(quadratic, vars(configMap(300)), { signal: ac.signal })).toThrow('operation interrupted');
     expect(() => evaluateMetered(quadratic, vars(configMap(300)), { deadline: Date.now() - 1 })).toThrow('operation interrupted');
+  });
+
+  it('admission evaluation stops at the request\'s deadline (--request-timeout, ?timeout=)', async () => {
+    const quadratic = admission('object.data.all(a, object.data.all(b, a != "" && b != ""))');
+    // a fresh async context, as each request has; the timeout filter sets its deadline there
+    await new Promise<void>((resolve, reject) =>
+      setImmediate(() => {
+        enterRequestDeadline(Date.now() - 1);
+        evalCel(quadratic, vars(configMap(300))).then(
+          () => reject(new Error('evaluated past the deadline')),
+          (e: Error) => (e.message === 'operation interrupted' ? resolve() : reject(e)),
+        );
+      }),
+    );
+    // outside that request: no deadline
+    await expect(evalCel(quadratic, vars(configMap(300)))).resolves.toBe(true);
   });
 
   it('gives the event loop a turn between costly evaluations', async () => {
