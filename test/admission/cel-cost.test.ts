@@ -154,4 +154,39 @@ describe('CRD validation rules under the runtime cost limit', () => {
     expect(big.body.details.causes[0]).toMatchObject({ field: 'spec.items' });
     expect(big.body.details.causes[0].message).toContain("'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: negative pair");
   });
+
+  it('the rules of one object share the 10^7 budget: past it no further rules run, upstream\'s message', async () => {
+    const pairRule = (op: string) => ({ rule: `self.tags.all(x, self.tags.all(y, x ${op} y || x != y))` });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'fleets.cost.example.com' },
+      spec: {
+        group: 'cost.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'fleets', singular: 'fleet', kind: 'Fleet' },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
+            items: { type: 'array', maxItems: 500, items: { type: 'object', properties: { tags: { type: 'array', maxItems: 40, items: { type: 'string', maxLength: 8 } } }, 'x-kubernetes-validations': [pairRule('=='), pairRule('<=')] } },
+          } } } } },
+        }],
+      },
+    };
+    const r = await c.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const path = '/apis/cost.example.com/v1/namespaces/default/fleets';
+    await eventually(async () => expect((await c.get(path)).status).toBe(200));
+    const tags = Array.from({ length: 40 }, (_, i) => `t-${i}`);
+    const fleet = (name: string, n: number) => ({ apiVersion: 'cost.example.com/v1', kind: 'Fleet', metadata: { name }, spec: { items: Array.from({ length: n }, () => ({ tags })) } });
+    // each item's evaluations stay far under the per-call limit; 20 items fit the budget, 500 do not
+    expect((await c.post(path, fleet('small', 20))).status).toBe(201);
+    const big = await c.post(path, fleet('big', 500));
+    expect(big.status, JSON.stringify(big.body).slice(0, 500)).toBe(422);
+    const causes = big.body.details.causes as { field: string; message: string }[];
+    const out = causes.filter((x) => x.message.includes('validation failed due to running out of cost budget, no further validation rules will be run'));
+    expect(out).toHaveLength(1);
+    expect(out[0]!.field).toMatch(/^spec\.items\[\d+\]$/);
+    expect(causes.at(-1)).toEqual(out[0]);
+  });
 });

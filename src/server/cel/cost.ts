@@ -52,6 +52,8 @@ export interface MeterOptions {
 
 class Meter {
   cost = 0;
+  /** Cost at which the slow path runs next: the next signal/deadline check, or the limit. */
+  next: number;
   stop: CelCostError | undefined;
   readonly limit: number;
   readonly byBudget: boolean;
@@ -60,15 +62,17 @@ class Meter {
     const left = o.budget ? Math.max(0, o.budget.remaining) : Infinity;
     this.limit = Math.min(perCall, left);
     this.byBudget = left < perCall;
+    this.next = Math.min(CHECK_FREQUENCY, this.limit);
   }
   /** Charges `n`; throws (the same error each time) once the limit is passed or the caller is gone. */
   charge(n: number): void {
+    if ((this.cost += n) > this.next || this.stop) this.check();
+  }
+  check(): void {
     if (this.stop) throw this.stop;
-    const before = this.cost;
-    this.cost += n;
     if (this.cost > this.limit) throw (this.stop = new CelCostError(this.byBudget ? OUT_OF_BUDGET : COST_LIMIT_EXCEEDED, this.byBudget));
-    if (Math.floor(before / CHECK_FREQUENCY) !== Math.floor(this.cost / CHECK_FREQUENCY) && (this.o.signal?.aborted || (this.o.deadline !== undefined && Date.now() > this.o.deadline)))
-      throw (this.stop = new CelCostError(INTERRUPTED));
+    if (this.o.signal?.aborted || (this.o.deadline !== undefined && Date.now() > this.o.deadline)) throw (this.stop = new CelCostError(INTERRUPTED));
+    this.next = Math.min(this.cost + CHECK_FREQUENCY, this.limit);
   }
   settle(): void {
     if (this.o.budget) this.o.budget.remaining -= Math.min(this.cost, this.limit);
@@ -110,12 +114,10 @@ function installMeter(): void {
   proto.run = function run(this: unknown, ast: AstNode, ctx: unknown): unknown {
     const m = current ?? resumed();
     if (m === undefined) return ast.evaluate(this, ast, ctx);
-    m.charge(1);
+    // the hot path: one add and one compare per node
+    if (++m.cost > m.next || m.stop) m.check();
     const r = ast.evaluate(this, ast, ctx);
-    if (SIZED.has(ast.op)) {
-      const size = typeof r === 'string' || Array.isArray(r) || r instanceof Uint8Array ? r.length : 0;
-      if (size >= 10) m.charge(Math.ceil(size / 10));
-    }
+    if ((typeof r === 'string' || Array.isArray(r) || r instanceof Uint8Array) && r.length >= 10 && SIZED.has(ast.op)) m.charge(Math.ceil(r.length / 10));
     return r;
   };
 }
