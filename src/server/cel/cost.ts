@@ -136,6 +136,7 @@ export function evaluateMetered(program: Program, vars: Record<string, unknown>,
   if (m.limit <= 0) throw new CelCostError(OUT_OF_BUDGET, true);
   const prev = current;
   current = m;
+  const t0 = performance.now();
   let value: unknown;
   try {
     value = program(vars);
@@ -144,6 +145,7 @@ export function evaluateMetered(program: Program, vars: Record<string, unknown>,
     throw e;
   } finally {
     current = prev;
+    busyMs += performance.now() - t0;
     m.settle();
   }
   if (value instanceof Promise) throw new Error('asynchronous CEL functions are not available here');
@@ -152,16 +154,17 @@ export function evaluateMetered(program: Program, vars: Record<string, unknown>,
   return { value, cost: m.cost };
 }
 
-/** Time since the event loop last got a turn from metered evaluations. */
-let lastYield = Date.now();
+/** Milliseconds of metered evaluation since the event loop last got a turn from us. */
+let busyMs = 0;
 /** Longest stretch of metered evaluations before the event loop gets a turn (health checks, other requests). */
 const YIELD_AFTER_MS = 20;
+const nextTurn: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
 /** Lets the event loop run (I/O included) when evaluations have held it for a while. */
 export async function yieldIfBusy(): Promise<void> {
-  if (Date.now() - lastYield < YIELD_AFTER_MS) return;
-  await new Promise<void>((r) => setTimeout(r, 0));
-  lastYield = Date.now();
+  if (busyMs < YIELD_AFTER_MS) return;
+  busyMs = 0;
+  await new Promise<void>((r) => nextTurn(r));
 }
 
 /** Evaluates a program that may call asynchronous functions (the authorizer), under a cost limit. */
@@ -174,10 +177,12 @@ export async function evaluateMeteredAsync(program: Program, vars: Record<string
     value = await runAsync(m, () => {
       const prev = current;
       current = m;
+      const t0 = performance.now();
       try {
         return program(vars);
       } finally {
         current = prev;
+        busyMs += performance.now() - t0;
       }
     });
   } catch (e) {
