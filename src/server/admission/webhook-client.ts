@@ -166,6 +166,8 @@ export function postReview(target: Target, review: unknown, opts: CallOptions): 
 function send(target: Target, review: unknown, opts: CallOptions, traceHeaders: Record<string, string>): Promise<unknown> {
   const body = Buffer.from(JSON.stringify(review));
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': String(body.length), ...traceHeaders };
+  // a Service reached at a loopback target still gets the request upstream would send: Host is the Service
+  if (target.dial.host !== target.url.hostname.replace(/^\[|\]$/g, '')) headers.Host = /^https:\/\/([^/]+)/.exec(target.display)?.[1] ?? target.url.host;
   const c = opts.credentials;
   if (c?.token) headers.Authorization = `Bearer ${c.token}`;
   else if (c?.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
