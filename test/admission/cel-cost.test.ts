@@ -155,7 +155,7 @@ describe('CRD validation rules under the runtime cost limit', () => {
     expect(big.body.details.causes[0].message).toContain("'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: negative pair");
   });
 
-  it('the rules of one object share the 10^7 budget: past it no further rules run, upstream\'s message', async () => {
+  it('the rules of one object share the 10^7 budget: past it no further rules run, upstream\'s message; /readyz answered meanwhile', async () => {
     const pairRule = (op: string) => ({ rule: `self.tags.all(x, self.tags.all(y, x ${op} y || x != y))` });
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -181,7 +181,14 @@ describe('CRD validation rules under the runtime cost limit', () => {
     const fleet = (name: string, n: number) => ({ apiVersion: 'cost.example.com/v1', kind: 'Fleet', metadata: { name }, spec: { items: Array.from({ length: n }, () => ({ tags })) } });
     // each item's evaluations stay far under the per-call limit; 20 items fit the budget, 500 do not
     expect((await c.post(path, fleet('small', 20))).status).toBe(201);
-    const big = await c.post(path, fleet('big', 500));
+    // the whole budget is spent on this write: /readyz is answered meanwhile
+    const order: string[] = [];
+    const write = c.post(path, fleet('big', 500)).then((r) => (order.push('create'), r));
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = fetch(`${api.url}/readyz`).then((r) => (order.push('readyz'), r.status));
+    expect(await ready).toBe(200);
+    const big = await write;
+    expect(order).toEqual(['readyz', 'create']);
     expect(big.status, JSON.stringify(big.body).slice(0, 500)).toBe(422);
     const causes = big.body.details.causes as { field: string; message: string }[];
     const out = causes.filter((x) => x.message.includes('validation failed due to running out of cost budget, no further validation rules will be run'));

@@ -4,7 +4,7 @@
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
 import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
-import { COST_LIMIT_EXCEEDED, CelCostError, CostBudget, OUT_OF_BUDGET, RUNTIME_CEL_COST_BUDGET, evaluateMetered } from '../cel/cost.js';
+import { COST_LIMIT_EXCEEDED, CelCostError, CostBudget, OUT_OF_BUDGET, RUNTIME_CEL_COST_BUDGET, evaluateMetered, yieldIfBusy } from '../cel/cost.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
 
@@ -225,11 +225,11 @@ function evalBool(p: ParseResult, ctx: Json, budget: CostBudget): { value?: bool
  * a node's rules run when it is present; transition rules only where the old object has the node (unless
  * optionalOldSelf). Errors name the node (plus the rule's fieldPath) with the rule's reason.
  */
-export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, path = ''): FieldError[] {
+export async function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, path = ''): Promise<FieldError[]> {
   const errs: FieldError[] = [];
   // upstream: every rule evaluation runs under the per-call limit, all of one object's from one budget
   const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET);
-  const visit = (node: SchemaNode | undefined, v: unknown, o: unknown, p: string) => {
+  const visit = async (node: SchemaNode | undefined, v: unknown, o: unknown, p: string): Promise<void> => {
     if (!node || v === undefined) return;
     if (budget.remaining <= 0) {
       errs.push({ type: 'FieldValueInvalid', field: p.replace(/^\./, ''), detail: `Invalid value: ${JSON.stringify(typeName(node))}: ${OUT_OF_BUDGET}` });
@@ -242,6 +242,8 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
       if (c.transition) ctx.oldSelf = optional ? (o === undefined ? Optional.none() : Optional.of(toCel(o, node))) : toCel(o, node);
       else if (o !== undefined) ctx.oldSelf = toCel(o, node);
       else ctx.oldSelf = optional ? Optional.none() : null;
+      // a custom resource's rules may spend up to the whole budget: other requests get turns meanwhile
+      await yieldIfBusy();
       const r = evalBool(c.program, ctx, budget);
       const field = (p + (c.rule.fieldPath ?? '')).replace(/^\./, '');
       const type = (c.rule.reason ?? 'FieldValueInvalid') as FieldError['type'];
@@ -274,22 +276,22 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
     }
     if (Array.isArray(v) && node.items) {
       const mapKeys = node['x-kubernetes-list-map-keys'] as string[] | undefined;
-      v.forEach((item, i) => {
+      for (const [i, item] of v.entries()) {
         // old items pair by list-map key where the list is a map, by index otherwise is not upstream: only keyed lists correlate
         let prev: unknown;
         if (node['x-kubernetes-list-type'] === 'map' && mapKeys?.length && Array.isArray(o))
           prev = o.find((x) => isObj(x) && isObj(item) && mapKeys.every((k) => JSON.stringify(x[k]) === JSON.stringify(item[k])));
         else if (node['x-kubernetes-list-type'] === 'set' && Array.isArray(o)) prev = o.find((x) => JSON.stringify(x) === JSON.stringify(item));
-        visit(node.items, item, prev, `${p}[${i}]`);
-      });
+        await visit(node.items, item, prev, `${p}[${i}]`);
+      }
     } else if (isObj(v)) {
       const ov = isObj(o) ? o : undefined;
-      if (node.properties) for (const [k, child] of Object.entries(node.properties)) visit(child, v[k], ov?.[k], `${p}.${k}`);
-      else if (isObj(node.additionalProperties)) for (const [k, x] of Object.entries(v)) visit(node.additionalProperties as SchemaNode, x, ov?.[k], `${p}[${k}]`);
+      if (node.properties) for (const [k, child] of Object.entries(node.properties)) await visit(child, v[k], ov?.[k], `${p}.${k}`);
+      else if (isObj(node.additionalProperties)) for (const [k, x] of Object.entries(v)) await visit(node.additionalProperties as SchemaNode, x, ov?.[k], `${p}[${k}]`);
     }
   };
   try {
-    visit(schema, obj, old, path);
+    await visit(schema, obj, old, path);
   } catch (e) {
     if (e !== STOP) throw e;
   }

@@ -47,7 +47,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, userInfo: userInfoJson(s.userInfo), warnings: s.warnings };
   await deps.admission.admit(attrs);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
-  validateForStore(s.type, toValidate, undefined);
+  await validateForStore(s.type, toValidate, undefined);
   await deps.admission.validate(attrs);
   return s.rs.create(obj, { dryRun });
 }
@@ -115,7 +115,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     warnings: s.warnings,
   };
   await deps.admission.admit(attrs);
-  validateForStore(s.type, next, old);
+  await validateForStore(s.type, next, old);
   await deps.admission.validate(attrs);
   const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
   return obj;
