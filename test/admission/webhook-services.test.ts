@@ -34,6 +34,7 @@ describe('webhooks backed by simulated pods', () => {
     expect(out.missing.status).toBe(500);
     expect(out.podIP.status).toBe(500);
     expect(out.podIP.message).toBe(`Internal error occurred: failed calling webhook "pod-ip.example.com": failed to call webhook: Post "https://${out.podIPs[0]}:8443/direct?timeout=5s": ${out.podIPs[0]} is a simulated address, reachable only inside the simulation`);
+    expect(out.svcName.message).toBe('Internal error occurred: failed calling webhook "svc-name.example.com": failed to call webhook: Post "https://hook.default.svc.cluster.local/named?timeout=5s": hook.default.svc.cluster.local is a simulated address, reachable only inside the simulation');
     expect(out.missing.message).toBe('Internal error occurred: failed calling webhook "missing.example.com": failed to call webhook: Post "https://missing.default.svc:443/m?timeout=10s": service "missing" not found');
   });
 });

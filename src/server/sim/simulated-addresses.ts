@@ -16,9 +16,10 @@ function cidr(c: string): [number, number] {
   return [base, base + size];
 }
 
-/** Whether an IP literal lies in a range the simulation allocates from. */
+/** Whether a host is one the simulation hands out: an IP of its ranges or a cluster DNS name (`*.svc`, `*.svc.cluster.local`), whose lookup would go to the real resolver. */
 export function isSimulatedAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
+  if (/\.svc(\.cluster\.local)?\.?$/i.test(h)) return true;
   if (!isIPv4(h)) return false;
   const n = toInt(h);
   return RANGES.some(([lo, hi]) => n >= lo && n < hi);
