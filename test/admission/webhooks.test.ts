@@ -115,7 +115,7 @@ describe('calls', () => {
     await validating('slow', [hook('slow.example.com', wh.url('/slow'), caBundle, { timeoutSeconds: 1 })]);
     const r = await c.post('/api/v1/namespaces/default/configmaps', cm(unique()));
     expect(r.status).toBe(500);
-    expect(r.body.message).toMatch(/failed calling webhook "slow.example.com": failed to call webhook: Post "https:\/\/127.0.0.1:\d+\/slow": context deadline exceeded/);
+    expect(r.body.message).toMatch(/failed calling webhook "slow.example.com": failed to call webhook: Post "https:\/\/127.0.0.1:\d+\/slow\?timeout=1s": context deadline exceeded/);
     await c.del(`${AR}/validatingwebhookconfigurations/slow`);
     await validating('slow-ignore', [hook('slow.example.com', wh.url('/slow'), caBundle, { timeoutSeconds: 1, failurePolicy: 'Ignore' })]);
     expect((await c.post('/api/v1/namespaces/default/configmaps', cm(unique()))).status).toBe(201);

@@ -59,6 +59,8 @@ function config(over: { usernamePrefix?: string; discoveryURL?: string } = {}) {
           username: { expression: "'cel:' + claims.email" },
           groups: { expression: 'has(claims.roles) ? claims.roles : ""' },
           uid: { expression: "'uid-' + claims.sub" },
+          // a cubic mapping: cheap for a short list, past the per-call cost limit for a long one
+          extra: [{ key: 'example.com/cost', valueExpression: "has(claims.many) ? claims.many.filter(a, claims.many.all(b, claims.many.all(c, a != '' && b != '' && c != ''))) : []" }],
         },
         userValidationRules: [{ expression: "user.groups.all(g, g != 'banned')", message: 'banned' }],
       },
@@ -233,6 +235,15 @@ describe('claim mappings by expression', () => {
     // an expression reading a missing claim is an error, not a user
     const { email: _e, ...noEmail } = cel();
     expect(await whoami(s, await issuer.sign(noEmail))).toEqual(unauthorized);
+  });
+});
+
+describe('claim mappings under the CEL runtime cost limit', () => {
+  test('a mapping past the per-call limit fails the token instead of holding the server', async () => {
+    const claims = { iss: issuer.url('/cel'), aud: 'periscope', sub: '8', email: 'cy@example.com', email_verified: true };
+    expect(await whoami(s, await issuer.sign({ ...claims, many: ['x', 'y'] }))).toMatchObject({ username: 'cel:cy@example.com', extra: { 'example.com/cost': ['x', 'y'] } });
+    const many = Array.from({ length: 200 }, (_, i) => `item-${i}`);
+    expect(await whoami(s, await issuer.sign({ ...claims, many }))).toEqual(unauthorized);
   });
 });
 

@@ -197,6 +197,21 @@ describe('webhook authorizer', () => {
     const mixed = authorizer({ matchConditions: [...erroring, { expression: "request.user == 'nobody'" }], failurePolicy: 'Deny' });
     expect((await mixed.authorize(attrs('alice'))).decision).toBe('NoOpinion');
   });
+
+  it('a match condition past the CEL per-call cost limit is an error the failure policy decides; the webhook is not called', async () => {
+    const cubic = [{ expression: "request.groups.all(a, request.groups.all(b, request.groups.all(c, a != '' && b != '' && c != '')))" }];
+    const many = attrs('alice', { user: { name: 'alice', uid: 'u', groups: Array.from({ length: 200 }, (_, i) => `group-${i}`), extra: {} } });
+    const deny = authorizer({ matchConditions: cubic, failurePolicy: 'Deny' });
+    const r = await deny.authorize(many);
+    expect(r.decision).toBe('Deny');
+    expect(r.error).toContain('operation cancelled: actual cost limit exceeded');
+    expect(deny.calls).toBe(0);
+    const open = authorizer({ matchConditions: cubic });
+    expect((await open.authorize(many)).decision).toBe('NoOpinion');
+    expect(open.calls).toBe(0);
+    // the same condition over a few groups is cheap and holds
+    expect((await open.authorize(attrs('alice'))).decision).toBe('Allow');
+  });
 });
 
 describe('--authorization-config with a webhook', () => {

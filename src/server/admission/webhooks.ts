@@ -13,6 +13,7 @@ import { ADMISSION_GROUP } from '../registry/builtin-admission.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
+import { CostBudget, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../cel/cost.js';
 import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, toCel, type AdmissionAuthorizer } from './cel.js';
 import { namespaceObjectOf, namespaceSelectorMatches, objectSelectorMatches, ruleMatches } from './matching.js';
 import { postReview, resolveTarget, WebhookCredentials } from './webhook-client.js';
@@ -110,6 +111,8 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
   if (conds.length === 0) return true;
   const vars = celVars(a, ctx);
   const errs: string[] = [];
+  // upstream: one budget for the matchConditions of one webhook and object
+  const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
   for (const c of conds) {
     const compiled = compileAdmissionCel(str(c.expression), { authorizer: true });
     if (!compiled.ok) {
@@ -117,7 +120,7 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
       continue;
     }
     try {
-      const v = await evalCel(compiled.program, vars);
+      const v = await evalCel(compiled.program, vars, { budget });
       if (v === false) return false;
       if (v !== true) errs.push(`expression '${str(c.name)}' resulted in error: no such overload`);
     } catch (e) {
@@ -169,13 +172,14 @@ async function call(h: Obj, phase: Phase, a: AdmissionAttributes, ctx: Ctx): Pro
   };
   let body: unknown;
   try {
-    const target = await resolveTarget(ctx.deps.store, h.clientConfig);
+    const timeoutMs = (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000;
+    const target = await resolveTarget(ctx.deps.store, h.clientConfig, timeoutMs);
     const cc = obj(h.clientConfig);
     body = await postReview(target, review, {
       webhook: name,
       phase,
       caBundle: cc.caBundle ? str(cc.caBundle) : undefined,
-      timeoutMs: (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000,
+      timeoutMs,
       credentials: ctx.credentials.for(target.credentialHost, target.url.port || '443'),
     });
   } catch (e) {

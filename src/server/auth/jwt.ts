@@ -2,6 +2,7 @@
 // OIDC discovery, JWKS (refetched on an unknown kid), signature and time checks, audiences, claim
 // validation rules, claim mappings and user validation rules. CEL is compiled once per configuration.
 import * as jose from 'jose';
+import { evaluateMetered } from '../cel/cost.js';
 import { compileCel, type CelCompiled, type CelPurpose } from '../../config/cel.js';
 import type { ClaimValidationRule, JWTAuthenticator } from '../../config/types.js';
 import { httpsFetcher } from './https-fetch.js';
@@ -26,7 +27,8 @@ function compile(purpose: CelPurpose, expression: string): CelCompiled {
 
 function run(c: CelCompiled, vars: Record<string, unknown>, what: string): unknown {
   try {
-    return c.program(vars);
+    // upstream compiles claim rules and mappings with the per-call cost limit
+    return evaluateMetered(c.program, vars).value;
   } catch (e) {
     throw new TokenError(`oidc: error evaluating ${what} expression: ${(e as Error).message.split('\n')[0]}`);
   }

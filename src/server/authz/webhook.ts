@@ -4,6 +4,7 @@
 // when a CEL match condition is false.
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import { CostBudget, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, evaluateMetered } from '../cel/cost.js';
 import { compileCel, type CelCompiled } from '../../config/cel.js';
 import { parseDuration } from '../../config/formats.js';
 import type { WebhookConfiguration } from '../../config/types.js';
@@ -177,9 +178,11 @@ export class WebhookAuthorizer implements Authorizer {
     if (this.conditions.length === 0) return { matches: true };
     const request = { user: '', groups: [], uid: '', extra: {}, ...spec };
     const errs: string[] = [];
+    // each condition runs under the per-call limit, all of them from one budget per request (as admission's matchConditions)
+    const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
     for (const c of this.conditions) {
       try {
-        const v = c.program({ request });
+        const v = evaluateMetered(c.program, { request }, { budget }).value;
         if (v === false) return { matches: false };
         if (v !== true) errs.push(`expression ${JSON.stringify(c.expression)} did not evaluate to bool`);
       } catch (e) {

@@ -49,7 +49,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   await deps.admission.admit(attrs);
   afterMutatingCreate(s, obj, ns, attrs.name, system);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
-  validateForStore(s.type, toValidate, undefined);
+  await validateForStore(s.type, toValidate, undefined);
   await deps.admission.validate(attrs);
   return s.rs.create(obj, { dryRun });
 }
@@ -119,7 +119,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   const rvBefore = meta.resourceVersion;
   await deps.admission.admit(attrs);
   afterMutatingUpdate(s, next, old, sub, rvBefore);
-  validateForStore(s.type, next, old);
+  await validateForStore(s.type, next, old);
   await deps.admission.validate(attrs);
   const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
   return obj;
