@@ -39,6 +39,7 @@ import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
+import { metricsTypes } from './registry/builtin-metrics.js';
 import { rememberServiceAllocations } from './registry/builtin-service.js';
 import { typePrefix } from './registry/keys.js';
 import { decodeFromStorage } from './registry/resource-store.js';
@@ -94,7 +95,9 @@ export async function startServer(
 
   installCodecs();
   installPatchAlgorithms();
-  const types = new TypeRegistry(builtinResourceTypes);
+  const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
+  // metrics.k8s.io is what the simulated kubelets measure: served only with simulated nodes
+  const types = new TypeRegistry(simulatedNodes > 0 ? [...builtinResourceTypes, ...metricsTypes] : builtinResourceTypes);
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
@@ -265,12 +268,12 @@ export async function startServer(
     const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults], flags.controllers);
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
-    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     // the workload controllers' initial scan runs beside serving too
     const cluster = startCluster({ store, types, admission, log, signal: shutdown.signal }, {
       controllers: flags.controllers,
       simulatedNodes,
       eventTtlMs: flags.eventTtlMs,
+      hpaSyncPeriodMs: flags.hpaSyncPeriodMs,
       kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
       now: opts.now,
     });

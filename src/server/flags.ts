@@ -68,6 +68,8 @@ export interface ServerFlags {
    * demo data, else 0.
    */
   simulatedNodes?: number;
+  /** kube-controller-manager --horizontal-pod-autoscaler-sync-period (default 15s). */
+  hpaSyncPeriodMs?: number;
   /** kube-apiserver --event-ttl. */
   eventTtlMs: number;
   /** Simulated kubelet delays (ms): bound → Running, Running → Ready (readiness probes), run-to-completion run time. */
@@ -146,6 +148,11 @@ const FLAGS: Record<string, FlagDef> = {
   controllers: def('string', "controllers to run, as kube-controller-manager: '*' all (default), 'foo' enables, '-foo' disables; empty = none", (f, v) => (f.controllers = v.split(',').map((x) => x.trim()).filter(Boolean))),
   'simulated-nodes': def('int', 'simulated nodes with a scheduler and kubelets (default 3; 0 = a bare API server)', (f, v) => (f.simulatedNodes = parseCount(v, 'simulated-nodes'))),
   'event-ttl': def('duration', 'how long events are kept (default 1h)', (f, v) => (f.eventTtlMs = parseDuration(v, 'event-ttl'))),
+  'horizontal-pod-autoscaler-sync-period': def('duration', 'how often HorizontalPodAutoscalers are re-evaluated (default 15s)', (f, v) => {
+    const ms = parseDuration(v, 'horizontal-pod-autoscaler-sync-period');
+    if (ms === 0) throw new FlagError('--horizontal-pod-autoscaler-sync-period must be greater than 0');
+    f.hpaSyncPeriodMs = ms;
+  }),
   'simulated-pod-start-time': def('duration', 'simulated kubelet: bound pod to Running (default 1s)', (f, v) => (f.simulatedPodStartMs = parseDuration(v, 'simulated-pod-start-time'))),
   'simulated-pod-run-time': def('duration', 'simulated kubelet: run time of run-to-completion pods (default 5s)', (f, v) => (f.simulatedPodRunMs = parseDuration(v, 'simulated-pod-run-time'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),

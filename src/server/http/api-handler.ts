@@ -20,6 +20,8 @@ import { handleBinding } from './rest/binding.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
+import { handleMetrics } from './rest/metrics.js';
+import { isMetricsType } from '../registry/builtin-metrics.js';
 import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
 import { anonymousUser } from '../auth/user.js';
@@ -107,6 +109,14 @@ async function dispatch(
       return typeof signal === 'function' ? signal() : signal;
     },
   };
+  // metrics.k8s.io: computed from nodes and pods on each read, nothing stored
+  if (isMetricsType(type)) {
+    const source = (plural: string) => {
+      const t = deps.types.lookup('', 'v1', plural)!;
+      return { rs: resourceStoreFor(t, deps.store), cache: deps.caches.get(typePrefix(t)) };
+    };
+    return handleMetrics(s, { nodes: source('nodes'), pods: source('pods') });
+  }
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
