@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
-import { createAuthentication, needsAuthentication, tlsClientAuthOptions } from './http/authentication.js';
+import { createAuthentication, needsAuthentication, requestAuth, tlsClientAuthOptions } from './http/authentication.js';
 import { admissionAuthorizer, createAuthorization } from './http/authorization.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
@@ -32,6 +32,8 @@ import { requestDeadline } from './http/request-timeout.js';
 import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { ApiServiceAvailabilityController } from './controllers/apiservice-availability.js';
+import { serveAggregated } from './http/aggregated-proxy.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
 import { startCluster } from './controllers/cluster.js';
@@ -217,6 +219,9 @@ export async function startServer(
     else if (segs[0] === 'apis' && segs.length === 2) body = apiGroup(types, segs[1]!);
     else if (segs[0] === 'api' && segs.length === 2) body = apiResourceList(types, '', segs[1]!);
     else if (segs[0] === 'apis' && segs.length === 3) body = apiResourceList(types, group, version);
+    // a group-version an APIService hands to a Service: 503 until it is Available, then proxied to its loopback target
+    const external = !body && segs[0] === 'apis' && segs.length === 3 ? deps.aggregator?.route(group, version) : undefined;
+    if (external) return void serveAggregated(req, res, external, requestAuth(req)?.user);
     if (!body) throw pathNotFound(path);
     const n = negotiate(req.headers.accept, { protobuf: false, cbor: false, transforms: false, watch: false });
     writeObject(req, res, 200, body, n);
@@ -264,8 +269,10 @@ export async function startServer(
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
+    const apiServices = (deps.aggregator = new ApiServiceAvailabilityController(deps, { signal: shutdown.signal, log }));
+    closers.push(() => apiServices.stop());
     // the deletion controllers' initial scan of the store runs beside serving, not before it
-    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults], flags.controllers);
+    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults, apiServices], flags.controllers);
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
     // the workload controllers' initial scan runs beside serving too

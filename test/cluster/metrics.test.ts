@@ -140,6 +140,30 @@ describe('metrics.k8s.io from the simulated kubelets', () => {
     expect((await run(v, ['top', 'pod', 'busy', '--containers'])).stdout).toMatch(/busy\s+app\s+250m\s+64Mi/);
   });
 
+  it('applying metrics-server’s APIService keeps the built-in serving: Available (Local), kubectl top still works', async () => {
+    const manifest = {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1beta1.metrics.k8s.io', labels: { 'k8s-app': 'metrics-server' } },
+      spec: { group: 'metrics.k8s.io', version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true, service: { name: 'metrics-server', namespace: 'kube-system' } },
+    };
+    for (const mode of [[], ['--server-side']]) {
+      const r = await k(['apply', ...mode, '-f', '-'], JSON.stringify(manifest));
+      // (client-side apply warns that the object it patches was not made by apply, as upstream's does)
+      expect(r.stderr.replace(/^Warning: resource apiservices\/v1beta1.metrics.k8s.io is missing the kubectl.kubernetes.io\/last-applied-configuration annotation.*\n/, ''), r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    const svc = await until(async () => {
+      const s = (await api.get('/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io')).body;
+      return s.status?.conditions?.[0]?.message?.includes('spec.service is not used') && s;
+    }, 'Local condition');
+    expect(svc.spec.service).toMatchObject({ name: 'metrics-server', namespace: 'kube-system' });
+    expect(svc.status.conditions[0]).toMatchObject({ type: 'Available', status: 'True', reason: 'Local' });
+    const top = await k(['top', 'nodes']);
+    expect(top.stderr).toBe('');
+    expect(top.stdout).toMatch(/periscope-worker-1\s+\d+m/);
+  });
+
   it('Table output as metrics-server prints it', async () => {
     const r = await k(['get', 'pods.metrics.k8s.io', 'busy']);
     expect(r.stderr).toBe('');

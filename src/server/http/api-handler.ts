@@ -8,6 +8,7 @@ import type { ResourceType } from '../registry/types.js';
 import { pathSegmentErrors } from '../registry/meta-validation.js';
 import type { RevisionedStore } from '../storage/types.js';
 import { typePrefix } from '../registry/keys.js';
+import { canonicalGroup } from '../registry/names.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/watch.js';
 import type { RequestInfo } from './request-info.js';
@@ -21,6 +22,7 @@ import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
 import { handleMetrics } from './rest/metrics.js';
+import { serveAggregated, type AggregatedRoutes } from './aggregated-proxy.js';
 import { isMetricsType } from '../registry/builtin-metrics.js';
 import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
@@ -41,6 +43,8 @@ export interface ApiDeps extends WriteDeps {
   authorization?: Authorization;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
+  /** Group-versions an APIService hands to a Service (aggregated APIs). */
+  aggregator?: AggregatedRoutes;
 }
 
 const stores = new WeakMap<ResourceType, ResourceStore>();
@@ -79,7 +83,12 @@ async function dispatch(
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
-  if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
+  if (!type || !type.served) {
+    // a group-version served elsewhere: an APIService names a Service for it (local types win, as upstream's)
+    const aggregated = info.group !== '' && !deps.types.groups().get(canonicalGroup(info.group))?.has(info.version) ? deps.aggregator?.route(info.group, info.version) : undefined;
+    if (aggregated) return serveAggregated(req, res, aggregated, requestAuth(req)?.user);
+    throw withMessage(notFound(), 'the server could not find the requested resource');
+  }
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
   if (type.scope === 'Cluster' && namespacedPath) throw withMessage(notFound(), 'the server could not find the requested resource');
   if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
