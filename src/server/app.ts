@@ -211,11 +211,11 @@ export async function startServer(
     const aggregated = wantsAggregated(req.headers.accept);
     let body: Record<string, unknown> | undefined;
     if (segs.length === 1 && aggregated) {
-      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v);
+      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v, deps.aggregator?.groups());
       serveWithETag(req, res, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated.g};v=${aggregated.v};as=APIGroupDiscoveryList`);
       return;
     }
-    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types);
+    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types, deps.aggregator?.groups());
     else if (segs[0] === 'apis' && segs.length === 2) body = apiGroup(types, segs[1]!);
     else if (segs[0] === 'api' && segs.length === 2) body = apiResourceList(types, '', segs[1]!);
     else if (segs[0] === 'apis' && segs.length === 3) body = apiResourceList(types, group, version);

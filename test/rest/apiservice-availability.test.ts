@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { client, testServer } from '../helpers/server.js';
+import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { TestCA } from '../helpers/tls.js';
 
 const KS = '/api/v1/namespaces/kube-system';
@@ -45,7 +46,7 @@ beforeAll(async () => {
   backend = createServer({ cert: readFileSync(cert.cert), key: readFileSync(cert.key) }, (req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
     res.setHeader('Content-Type', 'application/json');
-    if (req.url === '/apis/metrics.k8s.io/v1beta1') res.end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'metrics.k8s.io/v1beta1', resources: [] }));
+    if (req.url === '/apis/metrics.k8s.io/v1beta1') res.end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'metrics.k8s.io/v1beta1', resources: [{ name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs: ['get', 'list'] }] }));
     else if (req.url?.startsWith('/apis/metrics.k8s.io/v1beta1/nodes')) res.end(JSON.stringify({ kind: 'NodeMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {}, items: [{ metadata: { name: 'from-backend' } }] }));
     else {
       res.statusCode = 404;
@@ -87,6 +88,12 @@ describe('an APIService backed by a Service', () => {
       expect(r.text).toBe('service unavailable\n');
     }
 
+    // discovery lists the group, as kube-aggregator does: Stale while unavailable
+    const groups = (await c.get('/apis')).body.groups.map((g: { name: string }) => g.name);
+    expect(groups).toContain('metrics.k8s.io');
+    const agg = await c.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+    expect(agg.body.items.find((i: any) => i.metadata.name === 'metrics.k8s.io')).toEqual({ metadata: { name: 'metrics.k8s.io' }, versions: [{ version: 'v1beta1', resources: [], freshness: 'Stale' }] });
+
     await c.post(`${KS}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server' }, spec: { ports: [{ name: 'https', port: 8443, targetPort: 10250 }] } });
     await reasonIs('ServicePortError');
     expect((await available()).message).toBe('service/metrics-server in "kube-system" is not listening on port 443');
@@ -124,6 +131,12 @@ describe('an APIService backed by a Service', () => {
     expect(last.headers.authorization).toBeUndefined();
     expect(last.headers.cookie).toBeUndefined();
     expect(last.headers['x-remote-user']).toBeDefined();
+    // discovery now carries the backend's resources, so kubectl finds and reads them through the proxy
+    const agg = await c.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+    expect(agg.body.items.find((i: any) => i.metadata.name === 'metrics.k8s.io').versions[0]).toMatchObject({ version: 'v1beta1', freshness: 'Current', resources: [{ resource: 'nodes', scope: 'Cluster', verbs: ['get', 'list'], responseKind: { kind: 'NodeMetrics' } }] });
+    const got = await kubectl(kubeconfigFor(api.url), ['get', 'nodes.metrics.k8s.io', '-o', 'json']);
+    expect(got.stderr).toBe('');
+    expect(JSON.parse(got.stdout).items[0].metadata.name).toBe('from-backend');
   });
 
   it('only loopback addresses were dialed', () => {

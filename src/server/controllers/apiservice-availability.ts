@@ -13,7 +13,7 @@
 // APIServices do, so applying metrics-server's manifest on a server with simulated nodes leaves `kubectl top`
 // working; that APIService reports Available=True (reason Local) and says its spec.service is not used.
 import { request as httpsRequest } from 'node:https';
-import type { AggregatedRoute, AggregatedRoutes } from '../http/aggregated-proxy.js';
+import type { AggregatedRoute, AggregatedRoutes, ExternalGroupVersion } from '../http/aggregated-proxy.js';
 import type { ApiDeps } from '../http/api-handler.js';
 import { resourceStoreFor } from '../http/api-handler.js';
 import { canonicalGroup } from '../registry/names.js';
@@ -42,7 +42,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
   private services = new Map<string, KubeObject>();
   private endpoints = new Map<string, KubeObject>();
   private pods = new Map<string, KubeObject>();
-  private routes = new Map<string, AggregatedRoute>();
+  private routes = new Map<string, AggregatedRoute & { group: string; version: string; resources: Obj[] }>();
   private queue: WorkQueue;
   private timer: NodeJS.Timeout;
 
@@ -62,6 +62,10 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
 
   route(urlGroup: string, version: string): AggregatedRoute | undefined {
     return this.routes.get(`${version}.${urlGroup}`);
+  }
+
+  groups(): ExternalGroupVersion[] {
+    return [...this.routes.values()].map((r) => ({ group: r.group, version: r.version, available: r.available, resources: r.available ? r.resources : [] }));
   }
 
   private mapFor(group: string, plural: string): Map<string, KubeObject> | undefined {
@@ -114,7 +118,6 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
     const group = String(spec.group ?? '');
     const version = String(spec.version ?? '');
     let cond: Cond;
-    let route: AggregatedRoute | undefined;
     if (!ref || this.servedLocally(group, version)) {
       this.routes.delete(name);
       // the registration of local group-versions writes their status itself; an applied one naming a Service is told why it is not used
@@ -123,8 +126,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
     } else {
       const r = await this.check(name, group, version, spec, ref);
       cond = r.cond;
-      route = { name, available: cond.status === 'True', ...(r.target ? { target: r.target } : {}) };
-      this.routes.set(name, route);
+      this.routes.set(name, { name, group, version, resources: r.resources ?? [], available: cond.status === 'True', ...(r.target ? { target: r.target } : {}) });
     }
     const type = typeForResource(this.deps.types, canonicalGroup('apiregistration.k8s.io'), 'apiservices');
     if (!type || this.opts.signal.aborted) return;
@@ -144,7 +146,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
   }
 
   /** upstream's remote availability checks, with the loopback rule for the discovery request. */
-  private async check(name: string, group: string, version: string, spec: Obj, ref: Obj): Promise<{ cond: Cond; target?: AggregatedRoute['target'] }> {
+  private async check(name: string, group: string, version: string, spec: Obj, ref: Obj): Promise<{ cond: Cond; target?: AggregatedRoute['target']; resources?: Obj[] }> {
     const ns = String(ref.namespace ?? '');
     const svcName = String(ref.name ?? '');
     const port = typeof ref.port === 'number' ? ref.port : 443;
@@ -186,10 +188,10 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
     };
     const host = target.host.includes(':') ? `[${target.host}]` : target.host;
     const url = `https://${host}:${target.port}/apis/${group}/${version}`;
-    const err = await discoveryCheck(url, full, this.opts.signal);
-    if (err) return { cond: { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${err}` }, target: full };
+    const answer = await discoveryCheck(url, full, this.opts.signal);
+    if (answer.error) return { cond: { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${answer.error}` }, target: full };
     void name;
-    return { cond: { status: 'True', reason: 'Passed', message: 'all checks passed' }, target: full };
+    return { cond: { status: 'True', reason: 'Passed', message: 'all checks passed' }, target: full, resources: answer.resources };
   }
 
   idle(): Promise<void> {
@@ -202,8 +204,8 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
   }
 }
 
-/** GET the group-version's discovery document from a loopback target: undefined when it answers 2xx. */
-function discoveryCheck(url: string, t: NonNullable<AggregatedRoute['target']>, signal: AbortSignal): Promise<string | undefined> {
+/** GET the group-version's discovery document from a loopback target: an error unless it answers 2xx; its resources. */
+function discoveryCheck(url: string, t: NonNullable<AggregatedRoute['target']>, signal: AbortSignal): Promise<{ error?: string; resources?: Obj[] }> {
   return new Promise((resolve) => {
     const req = httpsRequest(
       url,
@@ -217,17 +219,32 @@ function discoveryCheck(url: string, t: NonNullable<AggregatedRoute['target']>, 
         signal,
       },
       (res) => {
+        const chunks: Buffer[] = [];
         let n = 0;
         res.on('data', (d: Buffer) => {
           n += d.length;
-          if (n > MAX_DISCOVERY_BYTES) res.destroy();
+          if (n > MAX_DISCOVERY_BYTES) res.destroy(new Error(`discovery answer larger than ${MAX_DISCOVERY_BYTES} bytes`));
+          else chunks.push(d);
         });
-        res.on('end', () => resolve(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode <= 299 ? undefined : `bad status from ${url}: ${res.statusCode}`));
-        res.on('error', (e) => resolve(e.message));
+        res.on('end', () => {
+          if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) return resolve({ error: `bad status from ${url}: ${res.statusCode}` });
+          resolve({ resources: resourcesOf(Buffer.concat(chunks)) });
+        });
+        res.on('error', (e) => resolve({ error: e.message }));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`Get "${url}": context deadline exceeded`)));
-    req.on('error', (e) => resolve(e.message));
+    req.on('error', (e) => resolve({ error: e.message }));
     req.end();
   });
+}
+
+/** The resources of an APIResourceList answer (nothing when it is not one). */
+function resourcesOf(body: Buffer): Obj[] {
+  try {
+    const doc = JSON.parse(body.toString('utf8')) as Obj;
+    return Array.isArray(doc?.resources) ? (doc.resources as unknown[]).filter((r): r is Obj => !!r && typeof r === 'object' && typeof (r as Obj).name === 'string') : [];
+  } catch {
+    return [];
+  }
 }

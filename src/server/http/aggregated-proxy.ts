@@ -16,9 +16,20 @@ export interface AggregatedRoute {
   target?: LoopbackTarget & { caBundle?: Buffer; insecureSkipTLSVerify: boolean; serverName: string };
 }
 
+/** A group-version only an APIService names, as discovery lists it. */
+export interface ExternalGroupVersion {
+  group: string;
+  version: string;
+  available: boolean;
+  /** The backend's APIResourceList resources, from its last discovery check. */
+  resources: Record<string, unknown>[];
+}
+
 export interface AggregatedRoutes {
   /** The route of a group-version this server does not serve itself, when an APIService names a Service for it. */
   route(urlGroup: string, version: string): AggregatedRoute | undefined;
+  /** Every such group-version (discovery lists them, as kube-aggregator does). */
+  groups(): ExternalGroupVersion[];
 }
 
 /** Request headers a proxied request keeps (no Authorization, Cookie, Impersonate-* or hop-by-hop headers). */
