@@ -44,9 +44,12 @@ export interface ParsedUsage {
 
 type Obj = Record<string, any>;
 
+/** Largest amount read: 10^18 (an exabyte, or 10^18 cores), in nano-units. */
+const MAX_NANOS = 10n ** 27n;
+
 function amount(resource: 'cpu' | 'memory', q: string): number | undefined {
-  const n = quantityNanos(q);
-  if (n === undefined || n < 0n) return undefined;
+  const n = q.length > 64 ? undefined : quantityNanos(q);
+  if (n === undefined || n < 0n || n > MAX_NANOS) return undefined;
   // CPU: nanos of a core are nanocores; memory: nanos of a byte, in whole bytes
   return resource === 'cpu' ? Number(n) : Math.ceil(Number(n) / 1e9);
 }

@@ -92,7 +92,7 @@ export async function handleMetrics(s: RequestScope, src: MetricsSources, now = 
   }
   const ns = s.info.namespace || undefined;
   if (s.info.verb === 'get') {
-    const pod = (await podsOf(src, ns)).find((p) => p.metadata?.name === s.info.name);
+    const pod = (await src.pods.rs.read(ns, s.info.name, undefined, (key, rev) => src.pods.cache.objectAt(key, rev)))?.obj;
     const u = pod ? usageOf(pod) : undefined;
     if (!pod || !u) throw errors.notFound({ group: s.info.group, resource: 'podmetrics', name: `${ns ?? ''}/${s.info.name}` });
     respondObject(s, 200, podMetrics(s, pod, u, now), n);
