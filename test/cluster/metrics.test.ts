@@ -210,6 +210,7 @@ describe('the HPA controller on metrics', () => {
     }, 'HPA status');
     expect(cond(up, 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
     expect(up.status.lastScaleTime).toBeDefined();
+    expect(cond(up, 'ScalingLimited')).toMatchObject({ status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' });
     const events = await until(async () => {
       const r = await k(['events', '--for', 'hpa/web']);
       return /SuccessfulRescale/.test(r.stdout) && r.stdout;
@@ -240,6 +241,24 @@ describe('the HPA controller on metrics', () => {
     }, 'ScaleDownStabilized');
     expect(cond(h, 'AbleToScale')).toMatchObject({ status: 'True', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' });
     expect(await replicas('held')).toBe(2);
+  });
+
+  it('memory utilisation scales too, capped at maxReplicas (ScalingLimited TooManyReplicas)', async () => {
+    const dep = deployment('mem', 'memory=150Mi');
+    dep.spec.template.spec.containers[0]!.resources = { requests: { memory: '100Mi' } } as never;
+    expect((await k(['apply', '-f', '-'], JSON.stringify(dep))).code).toBe(0);
+    const h = hpa('mem');
+    h.spec.maxReplicas = 2;
+    h.spec.metrics = [{ type: 'Resource', resource: { name: 'memory', target: { type: 'Utilization', averageUtilization: 50 } } }];
+    expect((await k(['apply', '-f', '-'], JSON.stringify(h))).code).toBe(0);
+    // 150% of the request against 50%: 3 wanted, 2 allowed
+    await until(async () => (await replicas('mem')) === 2, 'scaled up to 2');
+    const x = await until(async () => {
+      const y = await hpaOf('mem');
+      return cond(y, 'ScalingLimited')?.status === 'True' && y;
+    }, 'ScalingLimited');
+    expect(cond(x, 'ScalingLimited')).toMatchObject({ reason: 'TooManyReplicas', message: 'the desired replica count is more than the maximum replica count' });
+    expect(x.status.currentMetrics[0]).toMatchObject({ type: 'Resource', resource: { name: 'memory', current: { averageUtilization: 150 } } });
   });
 
   it('pods without CPU requests: ScalingActive=False with upstream’s reason', async () => {
