@@ -49,6 +49,12 @@ export function serveAggregated(req: IncomingMessage, res: ServerResponse, route
     serviceUnavailable(res);
     return Promise.resolve();
   }
+  if (req.headers.upgrade !== undefined) {
+    // streaming upgrades (WebSocket watches, exec) are not forwarded to aggregated APIs here
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end('upgrade requests are not proxied to aggregated APIs\n');
+    return Promise.resolve();
+  }
   const headers: Record<string, string | string[]> = {};
   for (const h of FORWARDED) {
     const v = req.headers[h];
