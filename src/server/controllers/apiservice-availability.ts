@@ -124,7 +124,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
       if (!ref) return;
       cond = { status: 'True', reason: 'Local', message: `Local APIServices are always available; this server serves ${group}/${version} itself, so spec.service is not used` };
     } else {
-      const r = await this.check(name, group, version, spec, ref);
+      const r = await this.check(group, version, spec, ref);
       cond = r.cond;
       this.routes.set(name, { name, group, version, resources: r.resources ?? [], available: cond.status === 'True', ...(r.target ? { target: r.target } : {}) });
     }
@@ -146,7 +146,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
   }
 
   /** upstream's remote availability checks, with the loopback rule for the discovery request. */
-  private async check(name: string, group: string, version: string, spec: Obj, ref: Obj): Promise<{ cond: Cond; target?: AggregatedRoute['target']; resources?: Obj[] }> {
+  private async check(group: string, version: string, spec: Obj, ref: Obj): Promise<{ cond: Cond; target?: AggregatedRoute['target']; resources?: Obj[] }> {
     const ns = String(ref.namespace ?? '');
     const svcName = String(ref.name ?? '');
     const port = typeof ref.port === 'number' ? ref.port : 443;
@@ -190,7 +190,6 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
     const url = `https://${host}:${target.port}/apis/${group}/${version}`;
     const answer = await discoveryCheck(url, full, this.opts.signal);
     if (answer.error) return { cond: { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${answer.error}` }, target: full };
-    void name;
     return { cond: { status: 'True', reason: 'Passed', message: 'all checks passed' }, target: full, resources: answer.resources };
   }
 
