@@ -8,6 +8,7 @@ import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
 import { createAuthentication, tlsClientAuthOptions } from './http/authentication.js';
+import { requestUser } from './request/context.js';
 import { admissionAuthorizer, createAuthorization } from './http/authorization.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
@@ -31,6 +32,8 @@ import { abort, buildHandlerChain, signalOf, type ChainRequest } from './http/ch
 import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { ApiServiceAvailabilityController } from './controllers/apiservice-availability.js';
+import { serveAggregated } from './http/aggregated-proxy.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
 import { startCluster } from './controllers/cluster.js';
@@ -38,6 +41,7 @@ import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
+import { metricsTypes } from './registry/builtin-metrics.js';
 import { rememberServiceAllocations } from './registry/builtin-service.js';
 import { typePrefix } from './registry/keys.js';
 import { decodeFromStorage } from './registry/resource-store.js';
@@ -90,7 +94,9 @@ export async function startServer(
 
   installCodecs();
   installPatchAlgorithms();
-  const types = new TypeRegistry(builtinResourceTypes);
+  const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
+  // metrics.k8s.io is what the simulated kubelets measure: served only with simulated nodes
+  const types = new TypeRegistry(simulatedNodes > 0 ? [...builtinResourceTypes, ...metricsTypes] : builtinResourceTypes);
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
@@ -180,14 +186,17 @@ export async function startServer(
     const aggregated = wantsAggregated(req.headers.accept);
     let body: Record<string, unknown> | undefined;
     if (segs.length === 1 && aggregated) {
-      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v);
+      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v, deps.aggregator?.groups());
       serveWithETag(req, res, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated.g};v=${aggregated.v};as=APIGroupDiscoveryList`);
       return;
     }
-    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types);
+    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types, deps.aggregator?.groups());
     else if (segs[0] === 'apis' && segs.length === 2) body = apiGroup(types, segs[1]!);
     else if (segs[0] === 'api' && segs.length === 2) body = apiResourceList(types, '', segs[1]!);
     else if (segs[0] === 'apis' && segs.length === 3) body = apiResourceList(types, group, version);
+    // a group-version an APIService hands to a Service: 503 until it is Available, then proxied to its loopback target
+    const external = !body && segs[0] === 'apis' && segs.length === 3 ? deps.aggregator?.route(group, version) : undefined;
+    if (external) return void serveAggregated(req, res, external, requestUser(req));
     if (!body) throw pathNotFound(path);
     const n = negotiate(req.headers.accept, { protobuf: false, cbor: false, transforms: false, watch: false });
     writeObject(req, res, 200, body, n);
@@ -244,16 +253,18 @@ export async function startServer(
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
+    const apiServices = (deps.aggregator = new ApiServiceAvailabilityController(deps, { signal: shutdown.signal, log }));
+    closers.push(() => apiServices.stop());
     // the deletion controllers' initial scan of the store runs beside serving, not before it
-    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults], flags.controllers);
+    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults, apiServices], flags.controllers);
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
-    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     // the workload controllers' initial scan runs beside serving too
     const cluster = startCluster({ store, types, admission, log, signal: shutdown.signal }, {
       controllers: flags.controllers,
       simulatedNodes,
       eventTtlMs: flags.eventTtlMs,
+      hpaSyncPeriodMs: flags.hpaSyncPeriodMs,
       kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
       now: opts.now,
     });

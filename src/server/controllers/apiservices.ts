@@ -32,6 +32,8 @@ const PRIORITIES: Record<string, [number, number]> = {
   'node.k8s.io/v1': [16300, 15],
   'discovery.k8s.io/v1': [16200, 15],
   'flowcontrol.apiserver.k8s.io/v1': [16100, 21],
+  // metrics-server's APIService (its manifest's priorities)
+  'metrics.k8s.io/v1beta1': [100, 100],
 };
 
 /** Built-in group-versions other than these are not listed (upstream skips them too). */

@@ -7,6 +7,7 @@ import type { TypeRegistry } from '../registry/registry.js';
 import { pathSegmentErrors } from '../registry/meta-validation.js';
 import type { RevisionedStore } from '../storage/types.js';
 import { typePrefix } from '../registry/keys.js';
+import { canonicalGroup } from '../registry/names.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/watch.js';
 import type { RequestInfo } from '../request/info.js';
@@ -19,6 +20,9 @@ import { handleBinding } from './rest/binding.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
+import { handleMetrics } from './rest/metrics.js';
+import { serveAggregated, type AggregatedRoutes } from './aggregated-proxy.js';
+import { isMetricsType } from '../registry/builtin-metrics.js';
 import type { RequestScope } from './scope.js';
 import type { Authentication } from './authentication.js';
 import type { Authorization } from './authorization.js';
@@ -38,6 +42,8 @@ export interface ApiDeps extends WriteDeps {
   authorization?: Authorization;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
+  /** Group-versions an APIService hands to a Service (aggregated APIs). */
+  aggregator?: AggregatedRoutes;
 }
 
 export { defaultWatchSettings, resourceStoreFor };
@@ -67,7 +73,12 @@ async function dispatch(
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
-  if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
+  if (!type || !type.served) {
+    // a group-version served elsewhere: an APIService names a Service for it (local types win, as upstream's)
+    const aggregated = info.group !== '' && !deps.types.groups().get(canonicalGroup(info.group))?.has(info.version) ? deps.aggregator?.route(info.group, info.version) : undefined;
+    if (aggregated) return serveAggregated(req, res, aggregated, requestUser(req));
+    throw withMessage(notFound(), 'the server could not find the requested resource');
+  }
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
   if (type.scope === 'Cluster' && namespacedPath) throw withMessage(notFound(), 'the server could not find the requested resource');
   if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
@@ -97,6 +108,14 @@ async function dispatch(
       return typeof signal === 'function' ? signal() : signal;
     },
   };
+  // metrics.k8s.io: computed from nodes and pods on each read, nothing stored
+  if (isMetricsType(type)) {
+    const source = (plural: string) => {
+      const t = deps.types.lookup('', 'v1', plural)!;
+      return { rs: resourceStoreFor(t, deps.store), cache: deps.caches.get(typePrefix(t)) };
+    };
+    return handleMetrics(s, { nodes: source('nodes'), pods: source('pods') });
+  }
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');

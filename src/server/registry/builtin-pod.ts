@@ -102,14 +102,16 @@ function qosClass(spec: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-function defaultPod(o: KubeObject): void {
+function defaultPod(o: KubeObject, old?: KubeObject): void {
   const spec = ensure(o as Obj, 'spec');
   defaultPodSpec(spec);
-  // what upstream's service-account and priority admission add to every pod
+  // what upstream's service-account admission adds to every pod
   setDefault(spec, 'serviceAccountName', spec.serviceAccount || 'default');
   setDefault(spec, 'serviceAccount', spec.serviceAccountName);
-  setDefault(spec, 'priority', 0);
-  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  // priority and preemptionPolicy come from the Priority admission plugin at creation; updates keep them
+  const oldSpec = obj(old?.spec);
+  if (oldSpec.priority !== undefined) setDefault(spec, 'priority', oldSpec.priority);
+  if (oldSpec.preemptionPolicy !== undefined) setDefault(spec, 'preemptionPolicy', oldSpec.preemptionPolicy);
   const st = ensure(o as Obj, 'status');
   setDefault(st, 'phase', 'Pending');
   setDefault(st, 'qosClass', qosClass(spec));

@@ -22,6 +22,7 @@ export const GROUP_ALIASES: Record<string, string> = {
   'certificates.k8s.io': 'certificates.service.io',
   'apiregistration.k8s.io': 'apiregistration.service.io',
   'flowcontrol.apiserver.k8s.io': 'flowcontrol.apiserver.service.io',
+  'metrics.k8s.io': 'metrics.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(
