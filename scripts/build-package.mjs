@@ -11,7 +11,8 @@ const run = (args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn']);
+// --server-only: lib/ alone (the start bench), without rebuilding the explorer
+if (!process.argv.includes('--server-only')) run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn']);
 rmSync(join(root, 'lib'), { recursive: true, force: true });
 run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
 
