@@ -120,10 +120,12 @@ describe('npm pack → npm install → periscope', () => {
     writeFileSync(
       join(tests, 'periscope.test.mjs'),
       `import { startPeriscope } from 'periscope';
+       import { request } from 'node:http';
        test('start, use, stop', async () => {
          const p = await startPeriscope({ controllers: true });
-         const r = await fetch(p.url + '/api/v1/namespaces', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'x' } }) });
-         expect(r.status).toBe(201);
+         // node:http without an agent: fetch's own keep-alive pool would be the test's leak, not the server's
+         const status = await new Promise((resolve, reject) => request(p.url + '/api/v1/namespaces', { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject).end(JSON.stringify({ metadata: { name: 'x' } })));
+         expect(status).toBe(201);
          await p.stop();
        });\n`,
     );
