@@ -31,6 +31,7 @@ import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost,
 import { requestDeadline } from './http/request-timeout.js';
 import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
+import { createPodStreams, connectKind } from './streaming/install.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
@@ -120,6 +121,9 @@ export async function startServer(
   const acceptedHosts = flags.disableFilter ? undefined : acceptHostPatterns(flags.acceptHosts, flags.bindAddress);
   const inflight = new InflightLimiter(flags.maxRequestsInflight, flags.maxMutatingRequestsInflight);
   const metrics = new ApiMetrics({ types, caches, gates: flags.featureGates });
+  // pods/log, exec, attach, portforward and the proxy sub-resources (src/server/streaming)
+  const podStreams = createPodStreams(deps, flags, log, opts.now);
+  closers.push(() => podStreams.close());
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { path, query } = rawTarget(req.url);
@@ -146,10 +150,11 @@ export async function startServer(
     if (info.malformed) throw pathNotFound(path);
     // counted once finished, with its final status (WebSocket watches are not counted)
     if (info.isResourceRequest && !(res instanceof WebSocketResponse)) res.once('close', () => metrics.observe(req, info, query, res.statusCode));
-    // upgrades serve watches only (upstream also serves exec/attach/port-forward this way; we have no pods running)
-    if (res instanceof WebSocketResponse && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
-    // Watches are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
-    const longRunning = info.verb === 'watch';
+    const connect = connectKind(info);
+    // upgrades serve watches, and exec/attach/port-forward (which also speak SPDY)
+    if (res instanceof WebSocketResponse && !connect && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
+    // Watches and connect sub-resources are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
+    const longRunning = info.verb === 'watch' || connect !== undefined;
     if (!longRunning) res.once('close', inflight.acquire(method));
     if (path === '/version' || path === '/version/') {
       writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json');
@@ -184,7 +189,8 @@ export async function startServer(
       if (longRunning) shutdown.signal.addEventListener('abort', abort, { once: true });
       const deadline = longRunning ? undefined : requestDeadline(req, res, query, flags.requestTimeoutMs, abort);
       try {
-        await handleResourceRequest(req, res, info, query, deps, () => (ac ??= new AbortController()).signal);
+        if (connect) await podStreams.serve(req, res, info, query, () => (ac ??= new AbortController()).signal);
+        else await handleResourceRequest(req, res, info, query, deps, () => (ac ??= new AbortController()).signal);
       } finally {
         done = true;
         deadline?.clear();
@@ -241,7 +247,7 @@ export async function startServer(
   };
   // watch over WebSocket: the same chain as every request (Host/Origin, authentication, the watch handler)
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!isWebSocketUpgrade(req)) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    if (!isWebSocketUpgrade(req) && !connectKind(requestInfo(req.method ?? 'GET', rawTarget(req.url).path, rawTarget(req.url).query))) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: 'websocket' }));
     readSubprotocols(req);
     const res = new WebSocketResponse(req, socket, head) as unknown as ServerResponse;
