@@ -211,5 +211,9 @@ export function containerRun(pod: KubeObject, container: string, previous: boole
     return { run: makeRun(pod, cs, restarts, String(t.containerID ?? cs.containerID), Date.parse(t.startedAt) || 0, t) };
   }
   if (state.waiting && last) return { run: prevRun() };
-  return { error: `container "${container}" in pod "${name}" is waiting to start: ${state.waiting?.reason ?? 'ContainerCreating'}` };
+  // the kubelet's words for the common pending failures
+  const reason = state.waiting?.reason ?? 'ContainerCreating';
+  if (reason === 'ErrImagePull') return { error: `container "${container}" in pod "${name}" is waiting to start: image can't be pulled` };
+  if (reason === 'ImagePullBackOff') return { error: `container "${container}" in pod "${name}" is waiting to start: trying and failing to pull image` };
+  return { error: `container "${container}" in pod "${name}" is waiting to start: ${reason}` };
 }
