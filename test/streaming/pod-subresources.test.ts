@@ -152,6 +152,31 @@ describe('connect sub-resources', () => {
     expect(r.messages.at(-1)!.data.subarray(1).toString()).toBe('{"metadata":{},"status":"Success"}');
   });
 
+  it('reads Go-style booleans and text frames as the kubelet does (Python client), and Origin rules apply', async () => {
+    const path = '/api/v1/namespaces/team/pods/web/exec?container=web&stdin=True&stdout=True&stderr=True&tty=False&command=cat';
+    const r = await session(path, ['v4.channel.k8s.io'], 'admin-token', (ws) => {
+      ws.send('\u0000as text\n', { binary: false });
+      setTimeout(() => ws.close(), 300);
+    }).done;
+    expect(Buffer.concat(r.messages.filter((m) => m.data[0] === 1).map((m) => m.data.subarray(1))).toString()).toBe('as text\n');
+    const host = new URL(srv.url).host;
+    // Python's websocket-client sends http:// even over TLS: with an explicit port, the other scheme is this listener
+    const sameListener = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(wsURL('/api/v1/namespaces/team/pods/web/exec?container=web&stdout=true&command=true'), ['v5.channel.k8s.io'], { headers: { Authorization: 'Bearer admin-token', Origin: `https://${host}` } });
+      ws.on('open', () => resolve(101));
+      ws.on('unexpected-response', (_q, res) => resolve(res.statusCode!));
+      ws.on('error', () => {});
+    });
+    expect(sameListener).toBe(101);
+    const other = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(wsURL('/api/v1/namespaces/team/pods/web/exec?container=web&stdout=true&command=true'), ['v5.channel.k8s.io'], { headers: { Authorization: 'Bearer admin-token', Origin: 'http://127.0.0.1:1' } });
+      ws.on('open', () => resolve(101));
+      ws.on('unexpected-response', (_q, res) => resolve(res.statusCode!));
+      ws.on('error', () => {});
+    });
+    expect(other).toBe(403);
+  });
+
   it('a WebSocket GET exec is authorized as create', async () => {
     const path = '/api/v1/namespaces/team/pods/web/exec?container=web&stdout=true&command=hostname';
     const dave = await session(path, ['v5.channel.k8s.io'], 'dave-token').done;

@@ -80,7 +80,12 @@ export function crossSiteReason(req: IncomingMessage, scheme: 'http' | 'https'):
   if (site === 'cross-site') return 'Sec-Fetch-Site: cross-site';
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
-  if (origin.toLowerCase() !== `${scheme}://${(req.headers.host ?? '').toLowerCase()}`) return `Origin ${JSON.stringify(origin.slice(0, 200))}`;
+  const host = (req.headers.host ?? '').toLowerCase();
+  const o = origin.toLowerCase();
+  // Python's websocket-client (1.2) sends `Origin: http://<host:port>` even over TLS. With an explicit port the
+  // other scheme names this very listener (a port speaks one of them), so no other site's page can be behind it.
+  const otherScheme = /:\d+$/.test(host) && o === `${scheme === 'https' ? 'http' : 'https'}://${host}`;
+  if (o !== `${scheme}://${host}` && !otherScheme) return `Origin ${JSON.stringify(origin.slice(0, 200))}`;
   return undefined;
 }
 

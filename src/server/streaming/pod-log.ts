@@ -18,7 +18,9 @@ export interface LogOptions {
   stream: 'All' | 'Stdout' | 'Stderr';
 }
 
-const bool = (v: string | null) => v === 'true' || v === '1';
+/** Go's strconv.ParseBool truths, as upstream's query conversion reads booleans (Python's client sends `True`). */
+export const queryBool = (v: string | null): boolean => v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+const bool = queryBool;
 
 function int(query: URLSearchParams, name: string): number | undefined {
   const v = query.get(name);

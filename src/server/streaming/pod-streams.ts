@@ -16,7 +16,7 @@ import type { KubeObject, ResourceType } from '../registry/types.js';
 import type { ProcessIO } from '../sim/builtin-shell.js';
 import type { ObjectReader } from '../sim/container-view.js';
 import type { ContainerRuntime } from '../sim/container-runtime.js';
-import { parseLogOptions, serveLog, validateContainer } from './pod-log.js';
+import { parseLogOptions, queryBool, serveLog, validateContainer } from './pod-log.js';
 import { CHANNEL_PORT_FORWARD_PROTOCOLS, parsePort, PORT_FORWARD_PROTOCOL, serveChannelPortForward, serveSpdyPortForward, TUNNEL_PROTOCOL, WebSocketByteStream } from './port-forward.js';
 import { CHANNEL_PROTOCOLS, serveChannelCommand, serveSpdyCommand, SPDY_COMMAND_PROTOCOLS, type CommandOptions, type CommandRunner } from './remote-command.js';
 import { SpdyConnection } from './spdy/connection.js';
@@ -63,10 +63,7 @@ function headerList(req: IncomingMessage, name: string): string[] {
 
 /** Command options from the query (PodExecOptions / PodAttachOptions). */
 export function commandOptions(query: URLSearchParams, exec: boolean): CommandOptions {
-  const b = (n: string) => {
-    const v = query.get(n);
-    return v === 'true' || v === '1';
-  };
+  const b = (n: string) => queryBool(query.get(n));
   const o: CommandOptions = { stdin: b('stdin'), stdout: b('stdout'), stderr: b('stderr'), tty: b('tty'), container: query.get('container') ?? '', command: exec ? query.getAll('command') : [] };
   if (!o.stdin && !o.stdout && !o.stderr) throw errors.badRequest('you must specify at least 1 of stdin, stdout, stderr');
   if (exec && o.command.length === 0) throw errors.badRequest('you must specify at least one command for the container');

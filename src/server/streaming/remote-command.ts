@@ -92,7 +92,7 @@ export class ChannelSocket {
         const s = b.toString('latin1');
         fn(s.charCodeAt(0) - 48, Buffer.from(s.slice(1), 'base64'));
       } else {
-        if (!isBinary) return;
+        // text frames too: the kubelet reads either kind (x/net/websocket), and Python's client sends str as text
         fn(b[0]!, b.subarray(1));
       }
     });
