@@ -248,7 +248,7 @@ export async function startServer(
   // watch over WebSocket: the same chain as every request (Host/Origin, authentication, the watch handler)
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isWebSocketUpgrade(req) && !connectKind(requestInfo(req.method ?? 'GET', rawTarget(req.url).path, rawTarget(req.url).query))) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: 'websocket' }));
+    if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: (req.headers.upgrade ?? '').slice(0, 40) }));
     readSubprotocols(req);
     const res = new WebSocketResponse(req, socket, head) as unknown as ServerResponse;
     handle(req, res).catch((e) => fail(req, res, e));

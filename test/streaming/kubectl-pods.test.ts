@@ -31,7 +31,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   httpPort = (http.address() as AddressInfo).port;
   server = await startServer(
-    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, controllers: ['*'], simulatedNodes: 1, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 300 },
+    { port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, controllers: ['*'], simulatedNodes: 1, simulatedPodStartMs: 50, simulatedPodReadyMs: 50, simulatedPodRunMs: 4000 },
     { log: () => {} },
   );
   kc = kubeconfigFor(server.url);
@@ -113,6 +113,16 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
     // lines printed after the follow began arrived on the open stream
     expect(Math.max(...seqs)).toBeGreaterThan(lastSeq);
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+  });
+
+  it('logs -f ends by itself when the container completes', async () => {
+    const c = client(server.url);
+    const name = `short-${version.replace('.', '-')}`;
+    await c.post('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations: { 'sim.periscope.dev/log': 'working' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'busybox' }] } });
+    await until(async () => (await c.get(`/api/v1/namespaces/default/pods/${name}`)).body.status?.containerStatuses?.[0]?.state?.running, `${name} running`);
+    const r = await k(['logs', '-f', name], undefined, 30_000);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/working\n\[periscope-sim\] container job completed \(exit code 0\)\n$/);
   });
 
   it('shows the previous start of a restarted container, and upstream errors', async () => {

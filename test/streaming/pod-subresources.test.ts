@@ -59,6 +59,8 @@ beforeAll(async () => {
     metadata: { name: 'web', annotations: { 'sim.periscope.dev/port-forward': `80=127.0.0.1:${httpPort}`, 'sim.periscope.dev/log': 'one\ntwo\nthree' } },
     spec: { containers: [{ name: 'web', image: 'nginx' }, { name: 'sidecar', image: 'busybox' }] },
   });
+  // a pod naming a non-loopback target: ignored by the annotation parser, so nothing is ever dialled for it
+  await a.post('/api/v1/namespaces/team/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'outside', annotations: { 'sim.periscope.dev/port-forward': '80=10.244.0.9:80' } }, spec: { containers: [{ name: 'c', image: 'x' }] } });
   await a.post('/api/v1/namespaces/team/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'puller', annotations: { 'sim.periscope.dev/fail': 'image' } }, spec: { containers: [{ name: 'app', image: 'nope' }] } });
   await until(async () => (await a.get('/api/v1/namespaces/team/pods/web')).body.status?.containerStatuses?.every((s: any) => s.state?.running), 'web running');
   await until(async () => (await a.get('/api/v1/namespaces/team/pods/puller')).body.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff', 'puller failing');
@@ -208,6 +210,23 @@ describe('connect sub-resources', () => {
     expect(data).toContain('local /through');
     const err = got.find((g) => g[0] === 3 && g.length > 3)!.subarray(1).toString();
     expect(err).toMatch(/^error forwarding port 81 to pod web, uid [0-9a-f-]+: .*connection refused/);
+  });
+
+  it('never dials a simulated or non-loopback address', async () => {
+    await until(async () => (await admin().get('/api/v1/namespaces/team/pods/outside')).body.status?.phase === 'Running', 'outside running');
+    const got: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(wsURL('/api/v1/namespaces/team/pods/outside/portforward?ports=80'), ['v4.channel.k8s.io'], { headers: { Authorization: 'Bearer admin-token' } });
+      ws.on('message', (d: Buffer) => {
+        got.push(Buffer.from(d));
+        if (d[0] === 1 && d.length > 3) {
+          ws.close();
+          resolve();
+        }
+      });
+      ws.on('error', reject);
+    });
+    expect(got.find((g) => g[0] === 1 && g.length > 3)!.subarray(1).toString()).toContain('names no target for this port');
   });
 
   it('idle connections are cut after --streaming-connection-idle-timeout', async () => {

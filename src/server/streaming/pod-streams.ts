@@ -209,8 +209,14 @@ export class PodStreams {
       this.servers.set(key, wss);
     }
     wss.handleUpgrade(req, socket as Socket, head, (ws: WebSocket) => {
+      // traffic either way keeps the connection alive (pings alone do not)
       const idle = this.idleTimer(socket);
       ws.on('message', idle);
+      const send = ws.send.bind(ws) as (...a: unknown[]) => void;
+      ws.send = ((...a: unknown[]) => {
+        idle();
+        send(...a);
+      }) as typeof ws.send;
       if (kind === 'portforward') {
         if (protocol === TUNNEL_PROTOCOL) {
           const bytes = new WebSocketByteStream(ws);

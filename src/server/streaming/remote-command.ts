@@ -109,8 +109,11 @@ export async function serveChannelCommand(ws: WebSocket, protocol: string, opts:
   const stdin = opts.stdin ? new PassThrough({ highWaterMark: 64 * 1024 }) : undefined;
   ch.onMessage((channel, data) => {
     if (channel === STDIN && stdin && !stdin.writableEnded) {
-      if (!stdin.write(data)) ws.pause();
-      stdin.once('drain', () => ws.resume());
+      // bounded: the socket is not read while the command has not taken what came
+      if (!stdin.write(data)) {
+        ws.pause();
+        stdin.once('drain', () => ws.resume());
+      }
     } else if (channel === CLOSE && v5) {
       // the v5 close signal: [255, channel] half-closes that channel
       if (data.length !== 1) return void ws.terminate();
