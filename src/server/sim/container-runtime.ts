@@ -14,7 +14,7 @@ import type { KubeObject } from '../registry/types.js';
 import { runBuiltin, StdinReader, type ProcessIO } from './builtin-shell.js';
 import { containerEnv, containerFiles, podHostname, type ObjectReader } from './container-view.js';
 import { containerRun } from './pod-logs.js';
-import { loopbackTargetFor, PORT_FORWARD_ANNOTATION } from './port-forward-annotation.js';
+import { isLoopbackAddress, loopbackTargetFor, PORT_FORWARD_ANNOTATION } from './port-forward-annotation.js';
 
 export type ExecMode = 'builtin' | 'host';
 
@@ -81,6 +81,8 @@ export class SimulatedRuntime implements ContainerRuntime {
       return Promise.reject(
         new Error(`${prefix}failed to connect to localhost:${port} inside the simulated pod: dial tcp4 127.0.0.1:${port}: connect: connection refused (the pod's ${PORT_FORWARD_ANNOTATION} annotation names no target for this port)`),
       );
+    // the parser only yields numeric loopback addresses; checked again here, where the socket is made
+    if (!isLoopbackAddress(target.host)) return Promise.reject(new Error(`${prefix}${target.host} is not a loopback address`));
     return new Promise((resolve, reject) => {
       const s = connect({ host: target.host, port: target.port });
       s.once('connect', () => {
