@@ -197,4 +197,23 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
       child.kill();
     }
   });
+
+  it('port-forward to a port the pod fronts nothing on fails as upstream', async () => {
+    const child = spawn(bin, ['--kubeconfig', kc, 'port-forward', 'pod/web', ':81'], { env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid) } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (err += b));
+    try {
+      const local = await until(async () => /Forwarding from 127\.0\.0\.1:(\d+) -> 81/.exec(out)?.[1], `port-forward to start (${err})`);
+      await fetch(`http://127.0.0.1:${local}/`).then(
+        (r) => r.text(),
+        () => '',
+      );
+      await until(async () => err.includes('error forwarding port 81 to pod web'), `the error on stderr (${err})`);
+      expect(err).toMatch(/error forwarding port 81 to pod web, uid [0-9a-f-]+: .*connection refused/);
+    } finally {
+      child.kill();
+    }
+  });
 });
