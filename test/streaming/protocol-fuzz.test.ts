@@ -7,6 +7,9 @@ import { PassThrough } from 'node:stream';
 import { constants, createDeflate, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runBuiltin } from '../../src/server/sim/builtin-shell.js';
+import { StatusError } from '../../src/api/status.js';
+import { parseLogOptions, serveLog } from '../../src/server/streaming/pod-log.js';
+import type { ServerResponse } from 'node:http';
 import { SpdyConnection } from '../../src/server/streaming/spdy/connection.js';
 import { SPDY3_DICTIONARY } from '../../src/server/streaming/spdy/dictionary.js';
 import {
@@ -155,6 +158,41 @@ describe('SPDY frame decoder', () => {
         expect(conn.closed).toBe(true);
       }),
       { numRuns: 50 },
+    );
+  });
+});
+
+describe('pods/log: options and the log annotation', () => {
+  const annotation = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.record({ rate: fc.oneof(fc.double(), fc.integer()), levels: fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.double(), fc.integer())), format: fc.constantFrom('json', 'text', 'x'), messages: fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }), lines: fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+  );
+  const query = fc.dictionary(fc.constantFrom('container', 'follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes', 'stream'), fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 50 }).map(String), fc.constantFrom('true', 'All', 'Stdout', '2026-01-01T00:00:00Z')));
+
+  it('any annotation and query: the log or a 4xx Status, never more than limitBytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(annotation, query, async (ann, q) => {
+        const start = Date.parse('2026-01-01T00:00:00Z');
+        const pod = {
+          metadata: { name: 'p', namespace: 'n', uid: 'u', annotations: { 'sim.periscope.dev/log': ann } },
+          spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }] },
+          status: { containerStatuses: [{ name: 'c', restartCount: 1, containerID: 'x', state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, lastState: { terminated: { exitCode: 1, startedAt: '2025-12-31T23:00:00Z', finishedAt: '2025-12-31T23:59:00Z', containerID: 'y' } } }] },
+        };
+        const chunks: Buffer[] = [];
+        const res = { writeHead() {}, flushHeaders() {}, write: (b: Buffer) => (chunks.push(b), true), end() {}, on() {}, off() {}, destroyed: false } as unknown as ServerResponse;
+        try {
+          const opts = parseLogOptions(new URLSearchParams({ ...q, follow: 'false' }));
+          await serveLog(res, pod as never, opts, { pod: () => pod as never, now: () => start + 3_600_000 }, new AbortController().signal);
+          const size = Buffer.concat(chunks).length;
+          if (opts.limitBytes !== undefined) expect(size).toBeLessThanOrEqual(opts.limitBytes);
+          expect(size).toBeLessThan(400 * 3600 * 300);
+        } catch (e) {
+          expect(e).toBeInstanceOf(StatusError);
+          expect((e as StatusError).code).toBeGreaterThanOrEqual(400);
+          expect((e as StatusError).code).toBeLessThan(500);
+        }
+      }),
+      { numRuns: 80 },
     );
   });
 });
