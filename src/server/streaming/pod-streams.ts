@@ -54,11 +54,10 @@ function isUpgrade(req: IncomingMessage): boolean {
   return (req.headers.connection ?? '').toLowerCase().split(',').some((t) => t.trim() === 'upgrade');
 }
 
+/** A header's comma-separated values (Node joins repeated lines with commas; the bearer-token subprotocol is already gone). */
 function headerList(req: IncomingMessage, name: string): string[] {
-  const out: string[] = [];
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) out.push(...raw[i + 1]!.split(',').map((s) => s.trim()).filter(Boolean));
-  return out;
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** Command options from the query (PodExecOptions / PodAttachOptions). */
