@@ -111,6 +111,10 @@ describe('connect sub-resources', () => {
     expect((await a.get(`${base}?container=web`)).text).toMatch(/started \(image nginx, restart 0\)\none\ntwo\nthree\n$/);
     expect((await a.get(`${base}?container=web&tailLines=2`)).text).toBe('two\nthree\n');
     expect((await a.get(`${base}?container=web&tailLines=2&limitBytes=5`)).text).toBe('two\nt');
+    expect((await a.get(`${base}?container=web&sinceTime=2099-01-01T00:00:00Z`)).text).toBe('');
+    expect((await a.get(`${base}?container=web&sinceTime=2000-01-01T00:00:00Z`)).text).toMatch(/three\n$/);
+    expect((await a.get(`${base}?container=web&stream=Stderr`)).text).toBe('');
+    expect((await a.get(`${base}?container=web&stream=Stdout&timestamps=true`)).text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z \[periscope-sim\]/);
     const neg = await a.get(`${base}?container=web&tailLines=-1`);
     expect(neg.status).toBe(422);
     expect(neg.body).toMatchObject({ reason: 'Invalid', details: { kind: 'PodLogOptions' } });
