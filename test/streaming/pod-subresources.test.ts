@@ -183,6 +183,23 @@ describe('connect sub-resources', () => {
     expect(other).toBe(403);
   });
 
+  it('exec with a terminal (-it, the explorer’s xterm.js): prompt, echo, backspace, CR LF, resize ignored', async () => {
+    const r = await session('/api/v1/namespaces/team/pods/web/exec?container=web&stdin=true&stdout=true&tty=true&command=sh', ['v5.channel.k8s.io'], 'admin-token', (ws) => {
+      const send = (ch: number, text: string) => ws.send(Buffer.concat([Buffer.from([ch]), Buffer.from(text)]));
+      send(4, '{"Width":80,"Height":24}\n');
+      send(0, 'ecx\x7fho hi\r');
+      // the next line once the shell prompts again (typed ahead, its echo would come first, as on a pty)
+      let seen = '';
+      ws.on('message', (d: Buffer) => {
+        if (d[0] === 1) seen += d.subarray(1).toString();
+        if (seen.endsWith('hi\r\n/ # ')) send(0, '\x1b[Aexit 2\r');
+      });
+    }).done;
+    const out = Buffer.concat(r.messages.filter((m) => m.data[0] === 1).map((m) => m.data.subarray(1))).toString();
+    expect(out).toBe('/ # ecx\b \bho hi\r\nhi\r\n/ # exit 2\r\n');
+    expect(JSON.parse(r.messages.find((m) => m.data[0] === 3)!.data.subarray(1).toString()).details.causes[0].message).toBe('2');
+  });
+
   it('a WebSocket GET exec is authorized as create', async () => {
     const path = '/api/v1/namespaces/team/pods/web/exec?container=web&stdout=true&command=hostname';
     const dave = await session(path, ['v5.channel.k8s.io'], 'dave-token').done;

@@ -6,12 +6,15 @@
 // with the shell's "not found" text, as a container without that program would.
 import type { Readable } from 'node:stream';
 import { resolvePath, type FileTree } from './container-view.js';
+import { withTerminal } from './terminal.js';
 
 export interface ProcessIO {
   stdin?: Readable;
   stdout(b: Buffer | string): Promise<void>;
   stderr(b: Buffer | string): Promise<void>;
   signal: AbortSignal;
+  /** the client asked for a terminal (exec -t) */
+  tty?: boolean;
 }
 
 export interface BuiltinContext {
@@ -204,6 +207,7 @@ class Exit {
 
 /** Runs argv as the container's entry to exec would: a shell for sh -c, else one command. Returns the exit code. */
 export async function runBuiltin(argv: string[], ctx: BuiltinContext, io: ProcessIO): Promise<number> {
+  if (io.tty) io = withTerminal(io);
   const env = new Map(ctx.env);
   const stdin = new StdinReader(io.stdin);
   const shell = new Shell(ctx, env, io, stdin);
@@ -279,6 +283,8 @@ class Shell {
         }
         // interactive: commands from stdin, one line at a time
         for (;;) {
+          // busybox's prompt for root, on a terminal only
+          if (this.io.tty) await this.io.stdout('/ # ');
           const line = await this.stdin.line(this.io.signal);
           if (line === undefined) return this.status;
           await this.script(line);

@@ -130,6 +130,7 @@ export async function serveChannelCommand(ws: WebSocket, protocol: string, opts:
     stdout: (b) => (opts.stdout ? ch.send(STDOUT, Buffer.from(b)) : Promise.resolve()),
     stderr: (b) => (opts.stderr && !opts.tty ? ch.send(STDERR, Buffer.from(b)) : opts.tty && opts.stdout ? ch.send(STDOUT, Buffer.from(b)) : Promise.resolve()),
     signal: ac.signal,
+    tty: opts.tty,
   };
   const result = await run(runner, io);
   const status = statusBytes(protocol, result, opts.command);
@@ -191,6 +192,7 @@ export function serveSpdyCommand(conn: SpdyConnection, protocol: string, opts: C
       stdout: (b) => out?.write(b) ?? Promise.resolve(),
       stderr: (b) => (err ? err.write(b) : opts.tty && out ? out.write(b) : Promise.resolve()),
       signal: ac.signal,
+    tty: opts.tty,
     };
     const result = await run(runner, io);
     const errorStream = got.get('error')!;
