@@ -2,7 +2,7 @@
 // ConfigMap files, exit codes, stdin), attach and port-forward to a pod fronting a local HTTP server.
 // kubectl 1.27 speaks SPDY/3.1 only; kubectl 1.33 speaks WebSocket (v5.channel.k8s.io, and SPDY tunnelled in
 // WebSocket for port-forward).
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -172,6 +172,21 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('piped line one\npiped line two\n');
+  });
+
+  it('exec -it through a terminal: the shell prompts, runs what is typed, and its exit code comes back', async () => {
+    // `script` gives kubectl a pty, so it asks for a TTY and sends resizes
+    const cmd = `${bin} --kubeconfig ${kc} exec -it web -c web -- sh`;
+    const r = await new Promise<{ code: number; out: string }>((resolve) => {
+      const child = execFile('script', ['-qec', cmd, '/dev/null'], { timeout: 30_000, env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid) } }, (err, stdout) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout }),
+      );
+      child.stdin!.end('echo "$MODE"\rexit 3\r');
+    });
+    expect(r.out).toContain('/ # ');
+    expect(r.out).toContain('\r\nfast\r\n');
+    expect(r.out).toContain('command terminated with exit code 3');
+    expect(r.code).toBe(3);
   });
 
   it('attach streams what the container prints', async () => {
