@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { resolvePath, type FileTree } from './container-view.js';
 import { withTerminal } from './terminal.js';
+import { delay, until } from './abortable.js';
 
 export interface ProcessIO {
   stdin?: Readable;
@@ -52,10 +53,7 @@ export class StdinReader {
     w?.();
   }
   private wait(signal: AbortSignal): Promise<void> {
-    return new Promise((r) => {
-      this.waiter = r;
-      signal.addEventListener('abort', () => r(), { once: true });
-    });
+    return until((wake) => (this.waiter = wake), signal);
   }
   /** Next chunk, or undefined at EOF. */
   async chunk(signal: AbortSignal): Promise<Buffer | undefined> {
@@ -335,10 +333,7 @@ class Shell {
           await err(`sleep: invalid number '${args[0] ?? ''}'\n`);
           return 1;
         }
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, Math.min(s * 1000, MAX_SLEEP_MS));
-          this.io.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-        });
+        await delay(Math.min(s * 1000, MAX_SLEEP_MS), this.io.signal);
         return 0;
       }
       case 'cat':

@@ -14,6 +14,7 @@ import type { KubeObject } from '../registry/types.js';
 import { runBuiltin, StdinReader, type ProcessIO } from './builtin-shell.js';
 import { containerEnv, containerFiles, podHostname, type ObjectReader } from './container-view.js';
 import { containerRun } from './pod-logs.js';
+import { delay } from './abortable.js';
 import { isLoopbackAddress, loopbackTargetFor, PORT_FORWARD_ANNOTATION } from './port-forward-annotation.js';
 
 export type ExecMode = 'builtin' | 'host';
@@ -55,10 +56,7 @@ export class SimulatedRuntime implements ContainerRuntime {
     const run = first.run;
     let i = run.count(this.now());
     while (!io.signal.aborted) {
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, ATTACH_POLL_MS);
-        io.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-      });
+      await delay(ATTACH_POLL_MS, io.signal);
       if (io.signal.aborted) break;
       const p = current();
       const again = p && p.metadata?.uid === pod.metadata?.uid ? containerRun(p, container, false) : undefined;

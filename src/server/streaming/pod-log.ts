@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { errors, failure } from '../../api/status.js';
 import type { KubeObject } from '../registry/types.js';
+import { delay } from '../sim/abortable.js';
 import { containerRun, formatTimestamp, type ContainerRun, type LogLine } from '../sim/pod-logs.js';
 
 export interface LogOptions {
@@ -143,10 +144,7 @@ export async function serveLog(res: ServerResponse, pod: KubeObject, opts: LogOp
     for (; i < end; i++) if (!(await write(run.line(i)))) return void res.end();
     if (!opts.follow || run.finishedAt !== undefined) return void res.end();
     // follow: wait for more lines; end once this start of the container is over (or the pod is gone)
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, FOLLOW_POLL_MS);
-      signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-    });
+    await delay(FOLLOW_POLL_MS, signal);
     if (signal.aborted || res.destroyed) return;
     const cur = source.pod();
     const again = cur && cur.metadata?.uid === pod.metadata?.uid ? containerRun(cur, container, false) : undefined;
