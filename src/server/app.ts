@@ -27,10 +27,12 @@ import { writeEncoded, writeError, writeObject } from './http/respond.js';
 import { createStaticHandler } from './http/static.js';
 import { HTTP_SERVER_OPTIONS, limitConnections, listenTracked } from './http/listen.js';
 import { InflightLimiter } from './http/inflight.js';
-import { acceptHostPatterns, rawTarget } from './http/request-guard.js';
+import { acceptHostPatterns, decodePath, rawTarget } from './http/request-guard.js';
+import { requestInfo } from './request/info.js';
 import { abort, buildHandlerChain, signalOf, type ChainRequest } from './http/chain.js';
 import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
+import { createPodStreams, connectKind } from './streaming/install.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { ApiServiceAvailabilityController } from './controllers/apiservice-availability.js';
 import { serveAggregated } from './http/aggregated-proxy.js';
@@ -122,6 +124,9 @@ export async function startServer(
   const acceptedHosts = flags.disableFilter ? undefined : acceptHostPatterns(flags.acceptHosts, flags.bindAddress);
   const inflight = new InflightLimiter(flags.maxRequestsInflight, flags.maxMutatingRequestsInflight);
   const metrics = new ApiMetrics({ types, caches, gates: flags.featureGates });
+  // pods/log, exec, attach, portforward and the proxy sub-resources (src/server/streaming)
+  const podStreams = createPodStreams(deps, flags, log, opts.now);
+  closers.push(() => podStreams.close());
 
   const health = async ({ res, path }: ChainRequest): Promise<void> => {
     const kms = await encryption?.health(path); // the KMS plugin checks, as upstream
@@ -140,15 +145,17 @@ export async function startServer(
   const route = async (r: ChainRequest): Promise<void> => {
     const { req, res, path, query, info } = r;
     if (info.malformed) throw pathNotFound(path);
-    // upgrades serve watches only (upstream also serves exec/attach/port-forward this way; we have no pods running)
-    if (res instanceof WebSocketResponse && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
+    const connect = connectKind(info);
+    // upgrades serve watches, and exec/attach/port-forward (which also speak SPDY)
+    if (res instanceof WebSocketResponse && !connect && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
     if (info.isResourceRequest) {
       const abortIt = () => abort(r);
       res.on('close', abortIt);
       // only a watch listens to the signal: shutdown need not abort the others (they finish or time out)
       if (r.longRunning) shutdown.signal.addEventListener('abort', abortIt, { once: true });
       try {
-        await handleResourceRequest(req, res, info, query, deps, () => signalOf(r));
+        if (connect) await podStreams.serve(req, res, info, query, () => signalOf(r));
+        else await handleResourceRequest(req, res, info, query, deps, () => signalOf(r));
       } finally {
         if (r.longRunning) shutdown.signal.removeEventListener('abort', abortIt);
       }
@@ -176,6 +183,13 @@ export async function startServer(
       if (info.isResourceRequest && !(res instanceof WebSocketResponse)) res.once('close', () => metrics.observe(req, info, query, res.statusCode));
     },
     ready: () => ready,
+    // exec, attach, port-forward and logs streams are long-running, as upstream's LongRunningFunc says
+    longRunning: (info) => connectKind(info) !== undefined,
+    // upstream authorizes a WebSocket (GET) exec/attach/port-forward as create too (AuthorizePodWebsocketUpgradeCreatePermission)
+    authorizeAs: (info) => {
+      const k = connectKind(info);
+      return k === 'exec' || k === 'attach' || k === 'portforward' ? 'create' : undefined;
+    },
     handler: route,
     fail: (req, res, e) => fail(req, res, e),
   });
@@ -223,13 +237,22 @@ export async function startServer(
     }
   };
   // watch over WebSocket: the same chain as every request (Host/Origin, authentication, the watch handler)
+  // an SPDY upgrade names exec, attach or port-forward (kubectl <= 1.29 and the fallback of newer ones)
+  const spdyConnect = (req: IncomingMessage): boolean => {
+    try {
+      const { path, query } = rawTarget(req.url);
+      return connectKind(requestInfo(req.method ?? 'GET', decodePath(path), query)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // each upgrade is logged once, with its final status (101 once it is a WebSocket)
     const logUpgrade = (status: number) => {
       if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: req.headers.upgrade ?? '', status }));
     };
-    if (!isWebSocketUpgrade(req)) {
-      // SPDY (exec, attach, port-forward) and other protocols: not served
+    if (!isWebSocketUpgrade(req) && !spdyConnect(req)) {
+      // SPDY is served for exec, attach and port-forward only; other protocols not at all
       logUpgrade(400);
       return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     }

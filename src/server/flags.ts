@@ -76,6 +76,10 @@ export interface ServerFlags {
   simulatedPodStartMs?: number;
   simulatedPodReadyMs?: number;
   simulatedPodRunMs?: number;
+  /** kubelet --streaming-connection-idle-timeout: exec/attach/port-forward connections idle this long are closed. */
+  streamingConnectionIdleTimeoutMs: number;
+  /** What `kubectl exec` into a simulated container runs: the built-in shell, or (opt-in) a local process. */
+  simulatedExec: 'builtin' | 'host';
 }
 
 export class FlagError extends Error {}
@@ -155,6 +159,11 @@ const FLAGS: Record<string, FlagDef> = {
   }),
   'simulated-pod-start-time': def('duration', 'simulated kubelet: bound pod to Running (default 1s)', (f, v) => (f.simulatedPodStartMs = parseDuration(v, 'simulated-pod-start-time'))),
   'simulated-pod-run-time': def('duration', 'simulated kubelet: run time of run-to-completion pods (default 5s)', (f, v) => (f.simulatedPodRunMs = parseDuration(v, 'simulated-pod-run-time'))),
+  'streaming-connection-idle-timeout': def('duration', 'exec, attach and port-forward connections idle this long are closed (default 4h; 0 = never)', (f, v) => (f.streamingConnectionIdleTimeoutMs = parseDuration(v, 'streaming-connection-idle-timeout'))),
+  'simulated-exec': def('string', "what exec into a simulated container runs: 'builtin' (default: a small shell over the pod's spec) or 'host' (DANGEROUS: a real local process with the container's environment, for local development)", (f, v) => {
+    if (v !== 'builtin' && v !== 'host') throw new FlagError(`invalid value "${v}" for flag --simulated-exec: must be builtin or host`);
+    f.simulatedExec = v;
+  }),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -181,6 +190,8 @@ export function defaultFlags(): ServerFlags {
     allowUnauthenticatedRemote: false,
     controllers: ['*'],
     eventTtlMs: 3_600_000,
+    streamingConnectionIdleTimeoutMs: 4 * 3600_000,
+    simulatedExec: 'builtin',
   };
 }
 
@@ -220,6 +231,8 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   const remote = remoteBindProblem(f);
   if (remote) throw new FlagError(remote);
+  const hostExec = hostExecProblem(f);
+  if (hostExec) throw new FlagError(hostExec);
   return f;
 }
 
@@ -233,6 +246,20 @@ export function remoteBindProblem(f: ServerFlags): string | undefined {
     return `refusing to serve proxy mode on --bind-address ${f.bindAddress}: every client on the network would act with the kubeconfig's credentials; bind a loopback address or pass --allow-unauthenticated-remote`;
   if (f.authenticationConfig || f.tokenAuthFile || f.clientCaFile) return undefined;
   return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, --token-auth-file or --client-ca-file, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
+}
+
+/** Whether authentication other than the local admin token is configured. */
+function authenticationConfigured(f: ServerFlags): boolean {
+  return !!(f.authenticationConfig || f.tokenAuthFile || f.clientCaFile);
+}
+
+/**
+ * --simulated-exec=host runs commands as local processes: on a non-loopback address only with authentication
+ * on (--allow-unauthenticated-remote does not cover it), or anyone on the network could run programs here.
+ */
+export function hostExecProblem(f: Pick<ServerFlags, 'simulatedExec' | 'bindAddress' | 'authenticationConfig' | 'tokenAuthFile' | 'clientCaFile'>): string | undefined {
+  if (f.simulatedExec !== 'host' || isLoopback(f.bindAddress) || authenticationConfigured(f as ServerFlags)) return undefined;
+  return `refusing --simulated-exec=host on --bind-address ${f.bindAddress} without authentication: anyone on the network could run programs on this machine; bind a loopback address or configure --authentication-config, --token-auth-file or --client-ca-file`;
 }
 
 export function flagsHelp(): string {

@@ -57,6 +57,10 @@ export interface ChainParts {
   staticFiles?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
   /** Called once the request info is known (request metrics). */
   observe?(r: ChainRequest): void;
+  /** Long-running requests besides watches (connect sub-resources): not in flight, no deadline. */
+  longRunning?(info: RequestInfo): boolean;
+  /** The verb a resource request is authorized as when it is not its RequestInfo verb (exec/attach/port-forward: create, whatever the method). */
+  authorizeAs?(info: RequestInfo): string | undefined;
   /** Whether storage is ready (API and OpenAPI paths are 503 until it is). */
   ready(): boolean;
   /** The handler behind the chain: routes an authenticated and authorized request. */
@@ -107,7 +111,7 @@ export function buildHandlerChain(p: ChainParts): (req: IncomingMessage, res: Se
     },
     function requestInfoFilter(r) {
       r.info = requestInfo(r.method, r.path, r.query);
-      r.longRunning = r.info.verb === 'watch';
+      r.longRunning = r.info.verb === 'watch' || (p.longRunning?.(r.info) ?? false);
       p.observe?.(r);
     },
     // --request-timeout and ?timeout=: the deadline covers authentication and authorization too
@@ -125,7 +129,10 @@ export function buildHandlerChain(p: ChainParts): (req: IncomingMessage, res: Se
       if (!p.ready() && (r.path.startsWith('/api') || r.path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
     },
     function authorization(r) {
-      if (r.info.isResourceRequest) return p.authorization.authorizeResource(r.req, r.info, r.query);
+      if (r.info.isResourceRequest) {
+        const verb = p.authorizeAs?.(r.info);
+        return p.authorization.authorizeResource(r.req, verb ? { ...r.info, verb } : r.info, r.query);
+      }
       return p.authorization.authorizeNonResource(r.req, r.method, r.path);
     },
     function handler(r) {

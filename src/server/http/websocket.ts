@@ -71,7 +71,7 @@ export class WebSocketResponse extends Writable {
   statusCode = 200;
   headersSent = false;
   private readonly headers = new Map<string, OutgoingHttpHeader>();
-  private mode: 'pending' | 'upgrading' | 'ws' | 'http' = 'pending';
+  private mode: 'pending' | 'upgrading' | 'ws' | 'http' | 'detached' = 'pending';
   private ws?: WebSocket;
   private binary = false;
   private waiting?: () => void;
@@ -148,6 +148,13 @@ export class WebSocketResponse extends Writable {
     return this;
   }
 
+  /** Hands the raw socket to a protocol of its own (exec, attach, port-forward): nothing more is written here. */
+  detach(): { socket: Duplex; head: Buffer } {
+    this.mode = 'detached';
+    this.headersSent = true;
+    return { socket: this.socket, head: this.head };
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
     if (this.mode === 'http' || this.mode === 'pending') {
       this.body.push(chunk);
@@ -187,6 +194,7 @@ export class WebSocketResponse extends Writable {
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (this.mode === 'detached') return cb(err);
     if (this.ws) this.ws.terminate();
     else if (this.mode !== 'http' || !this.writableFinished) this.socket.destroy();
     cb(err);
