@@ -58,7 +58,10 @@ describe('npm pack → npm install → periscope', () => {
   let tarball = '';
 
   beforeAll(async () => {
-    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, maxBuffer: 64 << 20 });
+    // `npm test` builds the package (scripts/build-package.mjs, as prepack does) before the tests run;
+    // packing without scripts here keeps dist/ from being rebuilt under the other tests' feet
+    if (!existsSync(join(root, 'lib', 'index.js')) || !existsSync(join(root, 'dist', 'index.html'))) await run(process.execPath, [join(root, 'scripts', 'build-package.mjs')], { cwd: root, maxBuffer: 64 << 20 });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--silent'], { cwd: root, maxBuffer: 64 << 20 });
     tarball = join(dir, stdout.trim().split('\n').pop()!);
     writeFileSync(join(dir, 'package.json'), '{}'); // keeps npm from walking up to this checkout
     await run('mkdir', ['-p', project]);
