@@ -8,15 +8,9 @@ import type { Readable } from 'node:stream';
 import { resolvePath, type FileTree } from './container-view.js';
 import { withTerminal } from './terminal.js';
 import { delay, until } from './abortable.js';
+import type { ProcessIO } from './process-io.js';
 
-export interface ProcessIO {
-  stdin?: Readable;
-  stdout(b: Buffer | string): Promise<void>;
-  stderr(b: Buffer | string): Promise<void>;
-  signal: AbortSignal;
-  /** the client asked for a terminal (exec -t) */
-  tty?: boolean;
-}
+export type { ProcessIO } from './process-io.js';
 
 export interface BuiltinContext {
   env: [string, string][];

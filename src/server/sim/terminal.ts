@@ -3,7 +3,7 @@
 // erase with backspace, end lines on Enter (CR), ^C drops the line, ^D on an empty line is end of input,
 // and output newlines become CR LF. Escape sequences (arrow keys) are ignored.
 import { PassThrough, type Readable } from 'node:stream';
-import type { ProcessIO } from './builtin-shell.js';
+import type { ProcessIO } from './process-io.js';
 
 /** Longest line kept while typing (a pty's canonical buffer is 4 KiB). */
 const MAX_LINE = 4096;
