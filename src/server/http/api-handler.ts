@@ -24,6 +24,7 @@ import type { RequestScope } from './scope.js';
 import { requestAuth, type Authentication } from './authentication.js';
 import { anonymousUser } from '../auth/user.js';
 import { withRequestContext, type Authorization } from './authorization.js';
+import { inRequestSpelling } from './error-spelling.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -61,11 +62,15 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
-  // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
-  await deps.authorization?.authorizeResource(req, info, query);
-  // the request context serves the write path's escalation checks: reads go without it
-  if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return dispatch(req, res, info, query, deps, signal);
-  return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+  try {
+    // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
+    await deps.authorization?.authorizeResource(req, info, query);
+    // the request context serves the write path's escalation checks: reads go without it
+    if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return await dispatch(req, res, info, query, deps, signal);
+    return await withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+  } catch (e) {
+    throw inRequestSpelling(e, info.group);
+  }
 }
 
 async function dispatch(

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { Negotiated } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
-import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
+import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, inRequestVersion, served } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
@@ -24,7 +24,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
   const level = fieldValidationOf(s.query);
   const { obj, duplicates } = await decodeObjectBody(s);
   checkKind(s, obj);
-  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
+  for (const w of checkFields(s.type, obj, level, duplicates, true)) s.warnings.push(w);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const meta = (obj.metadata ??= {});
   if (ns !== undefined && meta.namespace && meta.namespace !== ns)
@@ -64,7 +64,7 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
     return;
   }
   checkKind(s, obj);
-  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
+  for (const w of checkFields(s.type, obj, level, duplicates, true)) s.warnings.push(w);
   const meta = (obj.metadata ??= {});
   if (meta.name !== undefined && meta.name !== s.info.name)
     throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
@@ -94,7 +94,7 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     ]);
   dedupOwnerReferences(s, next);
   // a resource served in several versions compares and merges against the stored object in the request's version
-  const old = s.type.strategy.convertFrom ? served(s, cur.obj) : cur.obj;
+  const old = s.type.strategy.convertFrom ? inRequestVersion(s, cur.obj) : cur.obj;
   // defaults first, as upstream decodes (and defaults) the new object before PrepareForUpdate: the generation
   // bump and immutability checks compare defaulted objects (an apply that omits a defaulted member is no change)
   if (sub === '') s.type.strategy.defaults?.(next, old);
