@@ -1,4 +1,5 @@
 // Workload kinds: apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet and batch/v1 Job, CronJob.
+import { deepEqual } from '../../api/merge-patch.js';
 import { ageSince, humanDuration, nowMs } from './age.js';
 import {
   type Obj, ageColumn, arr, builtinType, col, ensure, isEmptySelector, mapSelectorString, num, obj, podTemplateColumns,
@@ -49,7 +50,8 @@ function immutable(o: KubeObject, old: KubeObject | undefined, field: string, er
   if (!old) return;
   const a = obj(o.spec)[field];
   const b = obj(old.spec)[field];
-  if (JSON.stringify(a) !== JSON.stringify(b)) errs.push(fe.invalid(`spec.${field}`, a ?? null, 'field is immutable'));
+  // compared as values, as upstream's semantic DeepEqual: a map's key order is no change
+  if (!deepEqual((a ?? null), (b ?? null))) errs.push(fe.invalid(`spec.${field}`, a ?? null, 'field is immutable'));
 }
 
 const readyOf = (ready: unknown, desired: unknown) => `${num(ready)}/${num(desired)}`;
@@ -160,7 +162,7 @@ const statefulSetStrategy: Strategy = {
         delete a[f];
         delete b[f];
       }
-      if (JSON.stringify(a) !== JSON.stringify(b))
+      if (!deepEqual(a, b))
         errs.push(
           fe.forbidden(
             'spec',
