@@ -3,7 +3,7 @@
 // apiextensions-apiserver does (pkg/apiserver/schema/cel). The engine is @marcbachmann/cel-js.
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
-import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
+import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, ruleCost, unboundedCardinality } from './crd-cel-cost.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
 
@@ -133,7 +133,9 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
   // estimated costs: each rule's (times how often it can run) and the schema's total (upstream validation.go)
   let total = 0;
   const costs: { field: string; cost: number }[] = [];
-  const visit = (node: SchemaNode | undefined, p: string, cardinality: number) => {
+  // how often a node's rules can run: the product of the declared maxItems/maxProperties above it, undefined once
+  // a list or map above it declares none (upstream CELSchemaContext.MaxCardinality, then the rule's own estimate)
+  const visit = (node: SchemaNode | undefined, p: string, cardinality: number | undefined) => {
     if (!node || typeof node !== 'object') return;
     const rules = node['x-kubernetes-validations'] as unknown;
     if (rules !== undefined) {
@@ -160,7 +162,7 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
           const c = compileOne(env, r.rule, 'bool');
           if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.rule`, detail: `Invalid value: ${goRule(r)}: ${c.error}` });
           if (c.program) {
-            const cost = ruleCost(c.program.ast, node) * cardinality;
+            const cost = ruleCost(c.program.ast, node) * (cardinality ?? unboundedCardinality(node));
             if (cost > PER_RULE_COST_LIMIT)
               errs.push({ type: 'FieldValueForbidden', field: `${rp}.rule`, detail: `Forbidden: ${costErrorMessage('estimated rule cost', cost, PER_RULE_COST_LIMIT)}` });
             total += cost;
@@ -174,8 +176,9 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
     }
     for (const [k, child] of Object.entries(node.properties ?? {})) visit(child, `${p}.properties[${k}]`, cardinality);
     // an element's rules run once per element: the list's (or map's) size multiplies them
-    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`, cardinality * maxSize(node));
-    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`, cardinality * maxSize(node));
+    const times = (bound: number | undefined) => (cardinality === undefined || bound === undefined ? undefined : cardinality * bound);
+    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`, times(node.maxItems));
+    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`, times(node.maxProperties));
   };
   visit(schema, path, 1);
   if (total > PER_CRD_COST_LIMIT) {
