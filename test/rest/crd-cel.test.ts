@@ -110,6 +110,32 @@ describe('CRD validation rules', () => {
   });
 });
 
+describe("cel-go's has() on any selection and the global matches()", () => {
+  it('compiles and evaluates has(self[0].f), has(self.items[0].f) and matches(s, re) (Gateway API rules)', async () => {
+    const item = { type: 'object', properties: { name: { type: 'string' }, matches: { type: 'array', items: { type: 'string' } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        items: { type: 'array', maxItems: 4, items: item, 'x-kubernetes-validations': [{ rule: 'self.size() > 0 ? has(self[0].matches) : true', message: 'first item needs matches' }] },
+        holder: { type: 'object', properties: { items: { type: 'array', maxItems: 4, items: item } }, 'x-kubernetes-validations': [{ rule: 'self.items.size() == 0 || has(self.items[0].name)', message: 'first item needs a name' }] },
+        host: { type: 'string', maxLength: 64, 'x-kubernetes-validations': [{ rule: "matches(self, '^[a-z.]+$')", message: 'lower-case host' }] },
+      },
+    };
+    const c = await api.post(CRDS, crd(schema, 'routes', 'Route'));
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const R = '/apis/cel.example.com/v1/namespaces/default/routes';
+    const route = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'cel.example.com/v1', kind: 'Route', metadata: { name }, spec });
+    await eventually(async () => expect((await api.get(R)).status).toBe(200));
+    const ok = await api.post(R, route('ok', { items: [{ matches: ['a'] }], holder: { items: [{ name: 'n' }] }, host: 'example.com' }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const bad = await api.post(R, route('bad', { items: [{ name: 'x' }], holder: { items: [{ matches: [] }] }, host: 'Example.com' }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes.map((x: any) => x.message).sort()).toEqual(
+      ['Invalid value: "array": first item needs matches', 'Invalid value: "object": first item needs a name', 'Invalid value: "string": lower-case host'].sort(),
+    );
+  });
+});
+
 describe('CRD validation rules over dynamic values', () => {
   it('reports a call no overload matches at run time as upstream', async () => {
     const r = await api.post(

@@ -3,6 +3,7 @@
 // k8s.io/apiserver/pkg/admission/plugin/cel. Integers are CEL ints (bigint) as in upstream's conversion.
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
+import { rewriteIndexedHas } from '../cel/has-rewrite.js';
 
 /** Attributes an authorizer decides on (a SubjectAccessReview's resource or non-resource attributes). */
 export interface AuthorizerAttributes {
@@ -125,7 +126,7 @@ const UNSCOPED = ['params', 'authorizer', 'variables'] as const;
 export function compileAdmissionCel(expression: string, scope: CelScope = {}): AdmissionCelResult {
   let program: ParseResult;
   try {
-    program = environment().parse(expression);
+    program = environment().parse(rewriteIndexedHas(expression));
   } catch (e) {
     return { ok: false, message: `compilation failed: ERROR: <input>: ${firstLine(e)}` };
   }

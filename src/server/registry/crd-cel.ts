@@ -6,6 +6,7 @@ import { installKubernetesLibraries } from '../cel/library.js';
 import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, ruleCost, unboundedCardinality } from './crd-cel-cost.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
+import { rewriteIndexedHas } from '../cel/has-rewrite.js';
 
 export interface ValidationRule {
   rule: string;
@@ -76,7 +77,7 @@ function readsOldSelf(rule: string): boolean {
 function compileOne(env: Environment, expr: string, want: 'bool' | 'string'): { program?: ParseResult; error?: string } {
   let program: ParseResult;
   try {
-    program = env.parse(expr);
+    program = env.parse(rewriteIndexedHas(expr));
   } catch (e) {
     const err = e as { summary?: string; message?: string };
     return { error: `compilation failed: ERROR: <input>: ${err.summary ?? String(err.message).split('\n')[0]}` };
