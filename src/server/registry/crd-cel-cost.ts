@@ -127,6 +127,7 @@ const MAX_REGEX_SIZE = Math.max(...[...FORMATS.values()].map((f) => f.maxRegexSi
 const LIST_TRAVERSE = new Set(['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf']);
 const TWO_VAR = new Set(['all', 'exists', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+const TRAVERSING_GLOBALS = new Set(['url', 'isURL', 'ip', 'isIP', 'cidr', 'isCIDR', 'quantity', 'isQuantity', 'semver', 'isSemver', 'bytes']);
 const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'substring']);
 
 function isNode(v: unknown): v is Node {
@@ -211,7 +212,15 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         cost += e.cost;
         first ??= e.val;
       }
-      if (fn === 'has' || fn === 'size' || fn === 'int' || fn === 'string' || fn === 'double' || fn === 'bool') return { cost, val: UNKNOWN };
+      if (fn === 'matches' && args.length === 2) {
+        // the global matches(string, string) is charged as the receiver form
+        const pattern = est(args[1], scope).val.size;
+        return { cost: cost + Math.ceil((1 + (first?.size ?? 1)) * STRING_TRAVERSAL) * Math.ceil(pattern * REGEX_FACTOR), val: UNKNOWN };
+      }
+      // cel-go's functionCost: conversions (int, duration, timestamp, ...) cost 1; the parsing functions of the
+      // Kubernetes libraries (url, ip, cidr, quantity, semver and their is* checks) and bytes(string) traverse
+      // their string (library cost.go)
+      if (!TRAVERSING_GLOBALS.has(fn)) return { cost, val: UNKNOWN };
       return { cost: cost + (first?.schema?.type === 'string' ? Math.ceil(first.size * STRING_TRAVERSAL) : 0), val: UNKNOWN };
     }
     case 'rcall': {
