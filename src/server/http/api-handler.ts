@@ -112,6 +112,8 @@ async function dispatch(
       return typeof signal === 'function' ? signal() : signal;
     },
   };
+  // a deprecated CRD version warns on every request to it (upstream crdHandler)
+  if (type.deprecationWarning) s.warnings.push(type.deprecationWarning);
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
