@@ -109,3 +109,37 @@ describe('defaults as upstream 1.33', () => {
     expect((await api.get('/apis/apps/v1/namespaces/default/deployments/d')).body.metadata.generation).toBe(1);
   });
 });
+
+describe('webhook rule resources as upstream validateResources', () => {
+  const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+  const vwc = (name: string, resources: string[]) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: 'check.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        clientConfig: { url: 'https://127.0.0.1:9443/check' },
+        rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources }],
+      },
+    ],
+  });
+
+  it("accepts '*' beside resources that name a sub-resource (Gatekeeper's webhook)", async () => {
+    const r = await api.post(VWC, vwc('gatekeeper-like', ['*', 'pods/ephemeralcontainers', 'pods/exec', 'pods/log', 'pods/eviction', 'pods/portforward', 'pods/proxy', 'pods/attach', 'pods/binding', 'deployments/scale', 'replicasets/scale', 'statefulsets/scale', 'replicationcontrollers/scale', 'services/proxy', 'nodes/proxy', 'services/status']));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
+  it.each([
+    [['*', 'pods'], "webhooks[0].rules[0].resources: Invalid value: [\"*\",\"pods\"]: if '*' is present, must not specify other resources without subresources"],
+    [['*/*', 'pods/status'], "webhooks[0].rules[0].resources: Invalid value: [\"*/*\",\"pods/status\"]: if '*/*' is present, must not specify other resources"],
+    [['pods/*', 'pods/status'], 'webhooks[0].rules[0].resources[1]: Invalid value: "pods/status": if \'pods/*\' is present, must not specify pods/status'],
+    [['*/status', 'pods/status'], 'webhooks[0].rules[0].resources[1]: Invalid value: "pods/status": if \'*/status\' is present, must not specify pods/status'],
+  ])('refuses %j', async (resources, message) => {
+    const r = await api.post(VWC, vwc(`bad-${resources.join('-').replace(/[^a-z]/g, 'x')}`, resources));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([message]);
+  });
+});
