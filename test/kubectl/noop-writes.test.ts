@@ -106,4 +106,17 @@ describe('no-op writes', () => {
     expect(ssaAgain.code, ssaAgain.stderr).toBe(0);
     expect(await state('validatingwebhookconfiguration/nulltime')).toBe(afterSsa);
   });
+
+  it('a PodDisruptionBudget re-applied client-side after a server-side apply is not written', async () => {
+    // kubectl sends its selector every time (upstream's OpenAPI gives PodDisruptionBudgetSpec.selector the patch
+    // strategy `replace`, so strategicpatch always emits it, and kubectl prints "configured" with upstream too);
+    // the server finds the object unchanged
+    const doc = ['apiVersion: policy/v1', 'kind: PodDisruptionBudget', 'metadata:', '  name: web', 'spec:', '  minAvailable: 1', '  selector:', '    matchLabels:', '      app: web'].join('\n');
+    expect((await kubectl(kubeconfig, ['apply', '-f', '-'], doc)).code).toBe(0);
+    expect((await kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], doc)).code).toBe(0);
+    const before = await state('pdb/web');
+    const again = await kubectl(kubeconfig, ['apply', '-f', '-'], doc);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await state('pdb/web')).toBe(before);
+  });
 });
