@@ -40,6 +40,20 @@ const INVALID: [string, string, Record<string, unknown>, string[]][] = [
     { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'cj' }, spec: { schedule: '0 * * * *', timeZone: 'Mars/Olympus', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [ctr()] } } } } } },
     ['spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus'],
   ],
+  ['restartPolicy on a regular container', `${NS}/pods`, pod('p6', { containers: [ctr({ restartPolicy: 'Always' })] }), ['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers']],
+  ['an init container restartPolicy other than Always', `${NS}/pods`, pod('p7', { initContainers: [ctr({ name: 'i', restartPolicy: 'OnFailure' })] }), ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+  [
+    'Service trafficDistribution other than PreferClose',
+    `${NS}/services`,
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 's3' }, spec: { ports: [{ port: 80 }], trafficDistribution: 'Nearby' } },
+    ['spec.trafficDistribution: Unsupported value: "Nearby": supported values: "PreferClose"'],
+  ],
+  [
+    'Job podReplacementPolicy outside its values',
+    '/apis/batch/v1/namespaces/default/jobs',
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j1' }, spec: { podReplacementPolicy: 'Sometimes', template: { spec: { restartPolicy: 'Never', containers: [ctr()] } } } },
+    ['spec.podReplacementPolicy: Unsupported value: "Sometimes": supported values: "Failed", "TerminatingOrFailed"'],
+  ],
   [
     'Role rule without verbs, reported once',
     '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',

@@ -241,6 +241,9 @@ const jobStrategy: Strategy = {
     if (spec.selector !== undefined && spec.selector !== null) errs.push(...validateSelectorAndTemplate(o, 'job', JOB_RESTART));
     else errs.push(...validatePodTemplate(spec.template, 'spec.template', { restartPolicies: JOB_RESTART }));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished']) nonNegative(spec[f], `spec.${f}`, errs);
+    const rp = spec.podReplacementPolicy;
+    if (rp !== undefined && rp !== null && rp !== 'Failed' && rp !== 'TerminatingOrFailed')
+      errs.push(fe.notSupported('spec.podReplacementPolicy', rp, ['Failed', 'TerminatingOrFailed']));
     immutable(o, old, 'selector', errs);
     immutable(o, old, 'completions', errs);
     if (old && spec.suspend !== true) immutable(o, old, 'template', errs);
