@@ -70,6 +70,21 @@ describe('validation as upstream (422 with its message)', () => {
   });
 });
 
+describe('fields of features off by default in 1.33 are dropped, as upstream drops them', () => {
+  it('pod-level resources and container stop signals on a Pod, volumeAttributesClassName on a PVC', async () => {
+    const r = await api.post(`${NS}/pods`, pod('gated', { resources: { limits: { cpu: '1' } }, containers: [ctr({ lifecycle: { stopSignal: 'SIGUSR1' } })] }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.spec.resources).toBeUndefined();
+    expect(r.body.spec.containers[0].lifecycle).toEqual({});
+    const pvc = await api.post(`${NS}/persistentvolumeclaims`, {
+      apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'gated' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeAttributesClassName: 'gold' },
+    });
+    expect(pvc.status, JSON.stringify(pvc.body)).toBe(201);
+    expect(pvc.body.spec.volumeAttributesClassName).toBeUndefined();
+  });
+});
+
 describe('defaults as upstream 1.33', () => {
   it('stores a negative terminationGracePeriodSeconds as 1 and mirrors serviceAccount', async () => {
     const r = await api.post(`${NS}/pods`, pod('g1', { terminationGracePeriodSeconds: -5, serviceAccountName: 'default' }));

@@ -10,6 +10,7 @@ import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, i
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
+import { dropDisabledFields } from '../../registry/disabled-fields.js';
 import { trackUpdate } from './managed.js';
 
 export interface WriteDeps {
@@ -41,6 +42,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
     throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
   s.rs.prepareCreate(obj, ns);
   dedupOwnerReferences(s, obj);
+  dropDisabledFields(s.type, obj);
   s.type.strategy.defaults?.(obj);
   s.type.strategy.prepareCreate?.(obj, userInfoJson(s.userInfo));
   trackUpdate(s, undefined, obj, '');
@@ -97,7 +99,10 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   const old = s.type.strategy.convertFrom ? inRequestVersion(s, cur.obj) : cur.obj;
   // defaults first, as upstream decodes (and defaults) the new object before PrepareForUpdate: the generation
   // bump and immutability checks compare defaulted objects (an apply that omits a defaulted member is no change)
-  if (sub === '') s.type.strategy.defaults?.(next, old);
+  if (sub === '') {
+    dropDisabledFields(s.type, next, old);
+    s.type.strategy.defaults?.(next, old);
+  }
   const errs = s.rs.prepareUpdate(next, old, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
   trackUpdate(s, old, next, sub);
