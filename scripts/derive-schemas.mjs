@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // Derives the facts-only schema table for our built-in kinds from an upstream OpenAPI v2 document.
-//   node scripts/derive-schemas.mjs <path-to-openapi-v2.json>
+//   node scripts/derive-schemas.mjs <path-to-openapi-v2.json> [<older-openapi-v2-with-enums.json>]
+// The source is upstream's 1.33 document (kubernetes/kubernetes release-1.33 api/openapi-spec/swagger.json, as the
+// Python client v33.1.0 carries it in kubernetes/swagger.json.unprocessed). The fallbacks below (definitions and
+// fields an older document lacks) apply only where the source has no such definition or field.
+// Enums: upstream's committed 1.33 document is generated without them (OpenAPIEnums off at generation), while a
+// live server publishes them; the second argument (the 1.27 document, generated with them) supplies the enum of
+// every field that still exists, with the values k8s.io/api 1.33 adds to those types (ENUM_VALUES_1_33).
 // Writes src/server/registry/schema/builtin-definitions.json. Descriptions are dropped; only
 // structural facts (types, formats, required, enums, x-kubernetes-* markers) are kept.
 // Run once by hand when the upstream reference changes; the server never reads the source document.
@@ -13,6 +19,7 @@ const root = join(here, '..');
 const OUT = join(root, 'src/server/registry/schema/builtin-definitions.json');
 
 const src = process.argv[2];
+const enumSrc = process.argv[3];
 if (!src) {
   console.error('usage: node scripts/derive-schemas.mjs <path-to-openapi-v2.json>');
   process.exit(2);
@@ -152,6 +159,7 @@ const ROOTS = [
   API + 'core.v1.Binding',
   API + 'authentication.v1.TokenRequest',
   API + 'authentication.v1.TokenReview',
+  ...['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map((k) => API + 'authorization.v1.' + k),
   ...[
     'ObjectMeta', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'WatchEvent',
     'Patch', 'APIResourceList', 'APIResource', 'APIGroupList', 'APIGroup', 'APIVersions', 'Time', 'MicroTime',
@@ -163,7 +171,7 @@ const ROOTS = [
 // Group-versions we serve: x-kubernetes-group-version-kind entries for others are dropped.
 const SERVED_GV = new Set(['/v1', 'apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'rbac.authorization.k8s.io/v1',
   'apiextensions.k8s.io/v1', 'policy/v1', 'autoscaling/v1', 'autoscaling/v2', 'networking.k8s.io/v1', 'storage.k8s.io/v1',
-  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'admissionregistration.k8s.io/v1',
+  'scheduling.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'node.k8s.io/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'admissionregistration.k8s.io/v1',
   'certificates.k8s.io/v1', 'apiregistration.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1']);
 
 // Meta types the upstream v2 document lacks; written here from the wire shapes (canonical groups).
@@ -307,8 +315,26 @@ function sortMarkers(node) {
 
 const doc = JSON.parse(readFileSync(src, 'utf8'));
 const defs = doc.definitions;
+// values k8s.io/api 1.33 adds to enum types the 1.27 document lists (PodFailurePolicyAction FailIndex 1.28,
+// ResourceQuotaScope VolumeAttributesClass 1.30)
+const ENUM_VALUES_1_33 = {
+  [API + 'batch.v1.PodFailurePolicyRule']: { action: ['Count', 'FailIndex', 'FailJob', 'Ignore'] },
+  [API + 'core.v1.ScopedResourceSelectorRequirement']: {
+    scopeName: ['BestEffort', 'CrossNamespacePodAffinity', 'NotBestEffort', 'NotTerminating', 'PriorityClass', 'Terminating', 'VolumeAttributesClass'],
+  },
+};
+if (enumSrc) {
+  const older = JSON.parse(readFileSync(enumSrc, 'utf8')).definitions;
+  for (const [name, def] of Object.entries(older)) {
+    for (const [field, prop] of Object.entries(def.properties ?? {})) {
+      const now = defs[name]?.properties?.[field];
+      if (!prop.enum || !now || now.enum) continue;
+      now.enum = ENUM_VALUES_1_33[name]?.[field] ?? prop.enum;
+    }
+  }
+}
 for (const [name, def] of Object.entries(ADMISSION_SYNTHESIZED)) defs[name] ??= def;
-for (const [name, props] of Object.entries(ADDED_PROPERTIES)) if (defs[name]) Object.assign(defs[name].properties, props);
+for (const [name, props] of Object.entries(ADDED_PROPERTIES)) if (defs[name]) defs[name].properties = { ...props, ...defs[name].properties };
 // flowcontrol.apiserver.k8s.io/v1 (GA in 1.29) has v1beta3's shape plus the exempt priority-level settings (1.28);
 // the 1.27 document has v1beta3 only: its definitions are copied under the v1 names.
 const FC3 = API + 'flowcontrol.v1beta3.';
@@ -381,7 +407,7 @@ const KNOWN_FIELDS = {
 for (const [name, fields] of Object.entries(KNOWN_FIELDS)) {
   const def = result[name];
   if (!def) continue;
-  const props = { ...def.properties, ...fields };
+  const props = { ...fields, ...def.properties };
   def.properties = Object.fromEntries(Object.keys(props).sort().map((k) => [k, props[k]]));
 }
 

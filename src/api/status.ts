@@ -63,9 +63,36 @@ export function isStatus(v: unknown): v is Status {
 }
 
 export function failure(code: number, reason: StatusReason | '', message: string, details?: StatusDetails): StatusError {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) status.details = details;
-  return new StatusError(status);
+  return new StatusError(statusWire({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code }));
+}
+
+const nonEmpty = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== 0 && !(Array.isArray(v) && v.length === 0);
+
+/**
+ * A Status as upstream's encoder writes it (metav1.Status): keys in the struct's order, kind, apiVersion,
+ * metadata, status, message, reason, details, code, every field but metadata omitted when empty (omitempty),
+ * details kept when present (a pointer) with its own empty fields omitted.
+ */
+export function statusWire(s: Status): Status {
+  const out: Record<string, unknown> = { kind: s.kind ?? 'Status', apiVersion: s.apiVersion ?? 'v1', metadata: s.metadata ?? {} };
+  if (nonEmpty(s.status)) out.status = s.status;
+  if (nonEmpty(s.message)) out.message = s.message;
+  if (nonEmpty(s.reason)) out.reason = s.reason;
+  if (s.details) {
+    const d = s.details;
+    const details: Record<string, unknown> = {};
+    for (const k of ['name', 'group', 'kind', 'uid'] as const) if (nonEmpty(d[k])) details[k] = d[k];
+    if (nonEmpty(d.causes))
+      details.causes = d.causes!.map((c) => {
+        const cause: Record<string, unknown> = {};
+        for (const k of ['reason', 'message', 'field'] as const) if (nonEmpty(c[k])) cause[k] = c[k];
+        return cause;
+      });
+    if (nonEmpty(d.retryAfterSeconds)) details.retryAfterSeconds = d.retryAfterSeconds;
+    out.details = details;
+  }
+  if (nonEmpty(s.code)) out.code = s.code;
+  return out as unknown as Status;
 }
 
 /** `pods` or `deployments.apps`, as upstream's GroupResource.String(). */

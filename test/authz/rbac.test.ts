@@ -22,7 +22,7 @@ describe('denials', () => {
       reason: 'Forbidden',
       code: 403,
       message: 'pods is forbidden: User "carol" cannot list resource "pods" in API group "" in the namespace "team"',
-      details: { kind: 'pods', group: '' },
+      details: { kind: 'pods' },
     });
     const named = await f.as('carol').get('/apis/apps/v1/namespaces/team/deployments/web');
     expect(named.body.message).toBe('deployments.apps "web" is forbidden: User "carol" cannot get resource "deployments" in API group "apps" in the namespace "team"');

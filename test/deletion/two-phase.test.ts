@@ -60,7 +60,7 @@ describe('finalizers', () => {
     const c = (await api.post(base, cm('plain'))).body;
     const d = await api.del(`${base}/plain`);
     expect(d.status).toBe(200);
-    expect(d.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'plain', group: '', kind: 'configmaps', uid: c.metadata.uid } });
+    expect(d.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'plain', kind: 'configmaps', uid: c.metadata.uid } });
     const again = await api.del(`${base}/plain`);
     expect(again.status).toBe(404);
     expect(again.body.message).toBe('configmaps "plain" not found');

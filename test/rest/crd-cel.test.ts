@@ -110,6 +110,32 @@ describe('CRD validation rules', () => {
   });
 });
 
+describe("cel-go's has() on any selection and the global matches()", () => {
+  it('compiles and evaluates has(self[0].f), has(self.items[0].f) and matches(s, re) (Gateway API rules)', async () => {
+    const item = { type: 'object', properties: { name: { type: 'string' }, matches: { type: 'array', items: { type: 'string' } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        items: { type: 'array', maxItems: 4, items: item, 'x-kubernetes-validations': [{ rule: 'self.size() > 0 ? has(self[0].matches) : true', message: 'first item needs matches' }] },
+        holder: { type: 'object', properties: { items: { type: 'array', maxItems: 4, items: item } }, 'x-kubernetes-validations': [{ rule: 'self.items.size() == 0 || has(self.items[0].name)', message: 'first item needs a name' }] },
+        host: { type: 'string', maxLength: 64, 'x-kubernetes-validations': [{ rule: "matches(self, '^[a-z.]+$')", message: 'lower-case host' }] },
+      },
+    };
+    const c = await api.post(CRDS, crd(schema, 'routes', 'Route'));
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const R = '/apis/cel.example.com/v1/namespaces/default/routes';
+    const route = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'cel.example.com/v1', kind: 'Route', metadata: { name }, spec });
+    await eventually(async () => expect((await api.get(R)).status).toBe(200));
+    const ok = await api.post(R, route('ok', { items: [{ matches: ['a'] }], holder: { items: [{ name: 'n' }] }, host: 'example.com' }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const bad = await api.post(R, route('bad', { items: [{ name: 'x' }], holder: { items: [{ matches: [] }] }, host: 'Example.com' }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes.map((x: any) => x.message).sort()).toEqual(
+      ['Invalid value: "array": first item needs matches', 'Invalid value: "object": first item needs a name', 'Invalid value: "string": lower-case host'].sort(),
+    );
+  });
+});
+
 describe('CRD validation rules over dynamic values', () => {
   it('reports a call no overload matches at run time as upstream', async () => {
     const r = await api.post(
@@ -158,10 +184,35 @@ describe('CRD validation rule cost limits', () => {
     expect(causesOf(r.body).some((c) => c.startsWith(`${SPEC}.properties[spec].properties[names].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget`))).toBe(true);
   });
 
+  it('bounds how often a rule runs under unbounded lists by the request size, once (not per unbounded ancestor)', async () => {
+    // upstream: an unbounded ancestor makes the rule's cardinality maxCardinality(its scope's least size): 3 MiB / 3
+    // runs of a cheap rule fit; the product of two unbounded lists (10^12 runs) would not
+    const tag = { type: 'object', properties: { name: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'has(self.name)' }] };
+    const r = await api.post(
+      CRDS,
+      crd({ type: 'object', properties: { rules: { type: 'array', items: { type: 'object', properties: { tags: { type: 'array', items: tag } } } } } }, 'nested', 'Nested'),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
+  it("costs a map key at upstream's estimate (Gateway API's annotation key rule fits)", async () => {
+    const annotations = {
+      type: 'object',
+      maxProperties: 8,
+      additionalProperties: { type: 'string', maxLength: 4096 },
+      'x-kubernetes-validations': [
+        { rule: 'self.all(key, key.matches(r"""^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$"""))' },
+        { rule: 'self.all(key, key.split("/")[0].size() < 253)' },
+      ],
+    };
+    const r = await api.post(CRDS, crd({ type: 'object', properties: { annotations } }, 'annotated', 'Annotated'));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
   it('refuses a schema whose rules together exceed the per-CRD budget, naming the most expensive', async () => {
-    // each rule stays under 10^7, twenty of them exceed 10^8 together
+    // each rule stays under 10^7, twenty of them exceed 10^8 together (maxLength counts code points: 4 bytes each)
     const props: Record<string, unknown> = {};
-    for (let i = 0; i < 20; i++) props[`s${i}`] = { type: 'string', maxLength: 5_000_000, 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')" }] };
+    for (let i = 0; i < 20; i++) props[`s${i}`] = { type: 'string', maxLength: 1_250_000, 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')" }] };
     const r = await api.post(CRDS, crd({ type: 'object', properties: { list: { type: 'array', maxItems: 1, items: { type: 'object', properties: props } } } }, 'total', 'Total'));
     expect(r.status).toBe(422);
     const got = causesOf(r.body);

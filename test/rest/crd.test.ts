@@ -141,3 +141,35 @@ describe('custom resource definitions', () => {
     expect(list.body.items).toEqual([]);
   });
 });
+
+describe('deprecated CRD versions', () => {
+  it('warn on every request to them: the deprecationWarning, or upstream default naming the version to use', async () => {
+    const version = (name: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      served: true,
+      storage: name === 'v1',
+      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      ...extra,
+    });
+    const r = await api.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gitrepositories.source.example.io' },
+      spec: {
+        group: 'source.example.io',
+        scope: 'Namespaced',
+        names: { plural: 'gitrepositories', singular: 'gitrepository', kind: 'GitRepository' },
+        versions: [version('v1'), version('v1beta2', { deprecated: true, deprecationWarning: 'v1beta2 GitRepository is deprecated, upgrade to v1' }), version('v1beta1', { deprecated: true })],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const P = (v: string) => `/apis/source.example.io/${v}/namespaces/default/gitrepositories`;
+    await waitServed(P('v1beta1'));
+    const custom = await api.get(P('v1beta2'));
+    expect(custom.headers.get('warning')).toBe('299 - "v1beta2 GitRepository is deprecated, upgrade to v1"');
+    const created = await api.post(P('v1beta1'), { apiVersion: 'source.example.io/v1beta1', kind: 'GitRepository', metadata: { name: 'r' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('warning')).toBe('299 - "source.example.io/v1beta1 GitRepository is deprecated; use source.example.io/v1 GitRepository"');
+    expect((await api.get(`${P('v1')}/r`)).headers.get('warning')).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { testServer } from '../helpers/server.js';
+import { VERSION_INFO } from '../../src/server/version.js';
 
 const PB = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 let server: ApiServer;
@@ -32,5 +33,19 @@ describe('/openapi/v2', () => {
   it('answers 406 for a media type it cannot produce', async () => {
     const r = await fetch(`${server.url}/openapi/v2`, { headers: { Accept: 'application/xml' } });
     expect(r.status).toBe(406);
+  });
+
+  it('describes the 1.33 API: its version in info, and the 1.28-1.33 fields', async () => {
+    const doc = await (await fetch(`${server.url}/openapi/v2`, { headers: { Accept: 'application/json' } })).json();
+    expect(doc.info.version).toBe(VERSION_INFO.gitVersion);
+    const defs = doc.definitions;
+    expect(Object.keys(defs['io.k8s.api.core.v1.Container'].properties)).toEqual(expect.arrayContaining(['restartPolicy', 'resizePolicy']));
+    expect(Object.keys(defs['io.k8s.api.batch.v1.JobSpec'].properties)).toEqual(expect.arrayContaining(['successPolicy', 'managedBy', 'podReplacementPolicy', 'backoffLimitPerIndex']));
+    expect(Object.keys(defs['io.k8s.api.batch.v1.JobStatus'].properties)).toContain('terminating');
+    expect(Object.keys(defs['io.k8s.api.core.v1.ServiceSpec'].properties)).toContain('trafficDistribution');
+    expect(Object.keys(defs['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion'].properties)).toContain('selectableFields');
+    const v3 = await (await fetch(`${server.url}/openapi/v3/apis/batch/v1`)).json();
+    expect(v3.info.version).toBe(VERSION_INFO.gitVersion);
+    expect(Object.keys(v3.components.schemas['io.k8s.api.batch.v1.JobSpec'].properties)).toContain('successPolicy');
   });
 });

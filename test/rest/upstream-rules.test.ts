@@ -40,6 +40,20 @@ const INVALID: [string, string, Record<string, unknown>, string[]][] = [
     { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'cj' }, spec: { schedule: '0 * * * *', timeZone: 'Mars/Olympus', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [ctr()] } } } } } },
     ['spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus'],
   ],
+  ['restartPolicy on a regular container', `${NS}/pods`, pod('p6', { containers: [ctr({ restartPolicy: 'Always' })] }), ['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers']],
+  ['an init container restartPolicy other than Always', `${NS}/pods`, pod('p7', { initContainers: [ctr({ name: 'i', restartPolicy: 'OnFailure' })] }), ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+  [
+    'Service trafficDistribution other than PreferClose',
+    `${NS}/services`,
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 's3' }, spec: { ports: [{ port: 80 }], trafficDistribution: 'Nearby' } },
+    ['spec.trafficDistribution: Unsupported value: "Nearby": supported values: "PreferClose"'],
+  ],
+  [
+    'Job podReplacementPolicy outside its values',
+    '/apis/batch/v1/namespaces/default/jobs',
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j1' }, spec: { podReplacementPolicy: 'Sometimes', template: { spec: { restartPolicy: 'Never', containers: [ctr()] } } } },
+    ['spec.podReplacementPolicy: Unsupported value: "Sometimes": supported values: "Failed", "TerminatingOrFailed"'],
+  ],
   [
     'Role rule without verbs, reported once',
     '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
@@ -53,6 +67,21 @@ describe('validation as upstream (422 with its message)', () => {
     const r = await api.post(path, body);
     expect(r.status).toBe(422);
     expect(r.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual(expected);
+  });
+});
+
+describe('fields of features off by default in 1.33 are dropped, as upstream drops them', () => {
+  it('pod-level resources and container stop signals on a Pod, volumeAttributesClassName on a PVC', async () => {
+    const r = await api.post(`${NS}/pods`, pod('gated', { resources: { limits: { cpu: '1' } }, containers: [ctr({ lifecycle: { stopSignal: 'SIGUSR1' } })] }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.spec.resources).toBeUndefined();
+    expect(r.body.spec.containers[0].lifecycle).toEqual({});
+    const pvc = await api.post(`${NS}/persistentvolumeclaims`, {
+      apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'gated' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeAttributesClassName: 'gold' },
+    });
+    expect(pvc.status, JSON.stringify(pvc.body)).toBe(201);
+    expect(pvc.body.spec.volumeAttributesClassName).toBeUndefined();
   });
 });
 
@@ -107,5 +136,39 @@ describe('defaults as upstream 1.33', () => {
     }
     expect((await api.get(`${NS}/services/h`)).body.metadata.generation).toBeUndefined();
     expect((await api.get('/apis/apps/v1/namespaces/default/deployments/d')).body.metadata.generation).toBe(1);
+  });
+});
+
+describe('webhook rule resources as upstream validateResources', () => {
+  const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+  const vwc = (name: string, resources: string[]) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: 'check.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        clientConfig: { url: 'https://127.0.0.1:9443/check' },
+        rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources }],
+      },
+    ],
+  });
+
+  it("accepts '*' beside resources that name a sub-resource (Gatekeeper's webhook)", async () => {
+    const r = await api.post(VWC, vwc('gatekeeper-like', ['*', 'pods/ephemeralcontainers', 'pods/exec', 'pods/log', 'pods/eviction', 'pods/portforward', 'pods/proxy', 'pods/attach', 'pods/binding', 'deployments/scale', 'replicasets/scale', 'statefulsets/scale', 'replicationcontrollers/scale', 'services/proxy', 'nodes/proxy', 'services/status']));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
+  it.each([
+    [['*', 'pods'], "webhooks[0].rules[0].resources: Invalid value: [\"*\",\"pods\"]: if '*' is present, must not specify other resources without subresources"],
+    [['*/*', 'pods/status'], "webhooks[0].rules[0].resources: Invalid value: [\"*/*\",\"pods/status\"]: if '*/*' is present, must not specify other resources"],
+    [['pods/*', 'pods/status'], 'webhooks[0].rules[0].resources[1]: Invalid value: "pods/status": if \'pods/*\' is present, must not specify pods/status'],
+    [['*/status', 'pods/status'], 'webhooks[0].rules[0].resources[1]: Invalid value: "pods/status": if \'*/status\' is present, must not specify pods/status'],
+  ])('refuses %j', async (resources, message) => {
+    const r = await api.post(VWC, vwc(`bad-${resources.join('-').replace(/[^a-z]/g, 'x')}`, resources));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([message]);
   });
 });

@@ -95,7 +95,7 @@ describe('field validation', () => {
   it('Strict rejects with 400 naming every unknown and duplicate field', async () => {
     const r = await api.call('POST', `${CM}?fieldValidation=Strict`, body, { 'Content-Type': 'application/json' });
     expect(r.status).toBe(400);
-    expect(r.body.message).toBe('strict decoding error: duplicate field "metadata.name", unknown field "metadata.bogusMeta", unknown field "extra"');
+    expect(r.body.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", unknown field "metadata.bogusMeta", unknown field "extra"');
     expect((await api.get(`${CM}/fv`)).status).toBe(404);
   });
 

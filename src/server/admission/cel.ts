@@ -4,6 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
+import { rewriteIndexedHas } from '../cel/has-rewrite.js';
 import { currentRequestDeadline } from '../http/deadline-context.js';
 import { evaluateMeteredAsync, installAsyncMeterContext, type MeterOptions } from '../cel/cost.js';
 
@@ -131,7 +132,7 @@ const UNSCOPED = ['params', 'authorizer', 'variables'] as const;
 export function compileAdmissionCel(expression: string, scope: CelScope = {}): AdmissionCelResult {
   let program: ParseResult;
   try {
-    program = environment().parse(expression);
+    program = environment().parse(rewriteIndexedHas(expression));
   } catch (e) {
     return { ok: false, message: `compilation failed: ERROR: <input>: ${firstLine(e)}` };
   }

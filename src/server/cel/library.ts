@@ -6,6 +6,7 @@
 // way cel-js itself declares optional.of/none.
 import { type Environment, Optional } from '@marcbachmann/cel-js';
 import { installComprehensions } from './comprehensions.js';
+import { HAS_FIELD_FUNCTION, hasField } from './has-rewrite.js';
 // every evaluation in these environments is metered (runtime cost limits)
 import './cost.js';
 import { FORMATS, NamedFormat } from './format.js';
@@ -260,6 +261,10 @@ export function installKubernetesLibraries(env: Environment): void {
   env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());
   env.registerConstant('ip', 'IPNamespace', new IPNamespace());
   const fn = (sig: string, h: Handler) => env.registerFunction(sig, h);
+  // has(e.f) for any e (cel-go's macro), through the rewrite of has-rewrite.ts
+  fn(`${HAS_FIELD_FUNCTION}(dyn, string): bool`, hasField);
+  // cel-go's global overload matches(string, string) beside string.matches(string), with RE2 (partial match)
+  fn('matches(string, string): bool', (s: string, re: string) => regex(re).test(s));
   strings(fn);
   lists(fn);
   quantities(fn);

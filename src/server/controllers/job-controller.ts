@@ -10,6 +10,9 @@ import { Reconciler, settle, splitKey, type ClusterContext } from './reconciler.
 
 type Obj = Record<string, any>;
 
+/** spec.managedBy of the Jobs this controller manages (upstream batch.JobControllerName). */
+export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
+
 export function jobFinished(job: KubeObject): 'Complete' | 'Failed' | undefined {
   if (condition(job, 'Complete')?.status === 'True') return 'Complete';
   if (condition(job, 'Failed')?.status === 'True') return 'Failed';
@@ -33,6 +36,9 @@ export class JobController extends Reconciler {
     const [ns, name] = splitKey(key);
     const job = this.ctx.cache.get('batch/jobs', ns, name);
     if (!job || job.metadata?.deletionTimestamp) return;
+    // JobManagedBy (beta, on in 1.33): a Job another controller manages is left to it (upstream's syncJob skips it)
+    const managedBy = spec(job).managedBy;
+    if (typeof managedBy === 'string' && managedBy !== JOB_CONTROLLER_NAME) return;
     const finished = jobFinished(job);
     if (finished) return this.ttl(job);
     const s = spec(job);

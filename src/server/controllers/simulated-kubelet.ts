@@ -22,6 +22,25 @@ import { isSimulatedNode } from './simulated-nodes.js';
 
 type Obj = Record<string, any>;
 
+/**
+ * initContainerStatuses: a regular init container ran to completion before the pod started; a native sidecar
+ * (restartPolicy: Always, 1.33 GA) keeps running, started and ready, beside the main containers, and is stopped
+ * after them when a run-to-completion pod finishes (the kubelet's SIGTERM; a simulated sidecar exits cleanly).
+ */
+function initContainerStatuses(initContainers: Obj[], uid: string, phase: 'running' | 'finished', startedAt: string): Obj[] {
+  return initContainers.map((c) => {
+    const id = `containerd://${hex(uid + c.name)}`;
+    const sidecar = c.restartPolicy === 'Always';
+    const running = sidecar && phase === 'running';
+    return {
+      name: c.name, ...imageRef(c.image ?? ''), containerID: id, ready: running, started: running, restartCount: 0,
+      state: running
+        ? { running: { startedAt } }
+        : { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: sidecar ? nowTimestamp() : startedAt, containerID: id } },
+    };
+  });
+}
+
 export const FAIL_ANNOTATION = 'sim.periscope.dev/fail';
 
 export interface KubeletTimings {
@@ -91,6 +110,7 @@ export class SimulatedKubelet extends Reconciler {
     if (!isSimulatedNode(node)) return;
     const events = this.eventsFor(nodeName);
     const containers: Obj[] = spec(pod).containers ?? [];
+    const initContainers: Obj[] = spec(pod).initContainers ?? [];
     let state = this.seen.get(uid);
     if (!state) this.seen.set(uid, (state = { at: this.ctx.now() }));
     if (pod.metadata?.deletionTimestamp) {
@@ -129,6 +149,7 @@ export class SimulatedKubelet extends Reconciler {
           name: c.name, ...imageRef(c.image ?? ''), containerID: `containerd://${hex(uid + c.name)}`,
           ready: !probed || !c.readinessProbe, started: true, restartCount: 0, state: { running: { startedAt: nowTimestamp() } },
         }));
+        if (initContainers.length) s.initContainerStatuses = initContainerStatuses(initContainers, uid, 'running', s.startTime);
         this.conditions(s, !probed);
       });
       if (probed) this.enqueueAfter(ns, name, this.t.readyMs + 1);
@@ -147,6 +168,7 @@ export class SimulatedKubelet extends Reconciler {
           name: c.name, ...imageRef(c.image ?? ''), containerID: `containerd://${hex(uid + c.name)}`, ready: false, started: false, restartCount: 0,
           state: { terminated: { exitCode: ok ? 0 : 1, reason: ok ? 'Completed' : 'Error', startedAt: st.startTime, finishedAt: nowTimestamp(), containerID: `containerd://${hex(uid + c.name)}` } },
         }));
+        if (initContainers.length) s.initContainerStatuses = initContainerStatuses(initContainers, uid, 'finished', st.startTime);
         this.conditions(s, false, 'PodCompleted');
       });
       return;

@@ -27,6 +27,7 @@ import type { RequestScope } from './scope.js';
 import type { Authentication } from './authentication.js';
 import type { Authorization } from './authorization.js';
 import { requestUser, withRequestContext } from '../request/context.js';
+import { inRequestSpelling } from './error-spelling.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -58,10 +59,14 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
-  // authorized by the chain (http/chain.ts) before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
-  // the request context serves the write path's escalation checks: reads go without it
-  if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return dispatch(req, res, info, query, deps, signal);
-  return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+  try {
+    // authorized by the chain (http/chain.ts) before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
+    // the request context serves the write path's escalation checks: reads go without it
+    if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return await dispatch(req, res, info, query, deps, signal);
+    return await withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
+  } catch (e) {
+    throw inRequestSpelling(e, info.group);
+  }
 }
 
 async function dispatch(
@@ -108,6 +113,8 @@ async function dispatch(
       return typeof signal === 'function' ? signal() : signal;
     },
   };
+  // a deprecated CRD version warns on every request to it (upstream crdHandler)
+  if (type.deprecationWarning) s.warnings.push(type.deprecationWarning);
   // metrics.k8s.io: computed from nodes and pods on each read, nothing stored
   if (isMetricsType(type)) {
     const source = (plural: string) => {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { tracer, tracingEnabled } from '../tracing.js';
 import { gzipSync } from 'node:zlib';
-import { StatusError, errors, type Status } from '../../api/status.js';
+import { StatusError, errors, statusWire, type Status } from '../../api/status.js';
 import { StoreError } from '../storage/types.js';
 import { isStackOverflow } from '../../api/nesting.js';
 import { bodyAbandoned } from './body.js';
@@ -188,5 +188,5 @@ export function writeError(req: IncomingMessage, res: ServerResponse, e: unknown
   } catch {
     n = { encoding: 'json', representation: 'object', metaGroup: 'meta.service.io', metaVersion: 'v1', mediaType: 'application/json' };
   }
-  writeEncoded(req, res, status.code, encodeObject(status, n.encoding, opts.pretty), contentTypeHeader(n, false), { warnings: opts.warnings });
+  writeEncoded(req, res, status.code, encodeObject(statusWire(status), n.encoding, opts.pretty), contentTypeHeader(n, false), { warnings: opts.warnings });
 }

@@ -80,11 +80,32 @@ function validateRule(r: Obj, p: string, named: boolean): FieldError[] {
   if (arr(r.apiVersions).length === 0) errs.push(fe.required(`${p}.apiVersions`));
   const resources = arr(r.resources).map(str);
   if (resources.length === 0) errs.push(fe.required(`${p}.resources`));
+  // upstream validateResources: wildcards may stand beside sub-resources ('*' with 'pods/ephemeralcontainers')
+  const wildcardSub = new Set<string>(); // x/*
+  const wildcardRes = new Set<string>(); // */x
+  let singleWildcard = false;
+  // as upstream, the last entry without a sub-resource decides (a later '*' resets it)
+  let withoutSub = false;
   for (const [i, res] of resources.entries()) {
-    if (res === '') errs.push(fe.required(`${p}.resources[${i}]`));
-    else if (res.split('/').length > 2) errs.push(fe.invalid(`${p}.resources[${i}]`, res, 'must be in the form of <resource> or <resource>/<subresource>'));
+    if (res === '') {
+      errs.push(fe.required(`${p}.resources[${i}]`));
+      continue;
+    }
+    if (res.split('/').length > 2) errs.push(fe.invalid(`${p}.resources[${i}]`, res, 'must be in the form of <resource> or <resource>/<subresource>'));
+    if (res === '*') singleWildcard = true;
+    const slash = res.indexOf('/');
+    if (slash < 0) {
+      withoutSub = res !== '*';
+      continue;
+    }
+    const [name, sub] = [res.slice(0, slash), res.slice(slash + 1)];
+    if (wildcardSub.has(name)) errs.push(fe.invalid(`${p}.resources[${i}]`, res, `if '${name}/*' is present, must not specify ${res}`));
+    if (wildcardRes.has(sub)) errs.push(fe.invalid(`${p}.resources[${i}]`, res, `if '*/${sub}' is present, must not specify ${res}`));
+    if (sub === '*') wildcardSub.add(name);
+    if (name === '*') wildcardRes.add(sub);
   }
-  if (resources.includes('*') && resources.length > 1) errs.push(fe.invalid(`${p}.resources`, resources, "if '*' is present, must not specify other resources without subresources"));
+  if (resources.length > 1 && resources.includes('*/*')) errs.push(fe.invalid(`${p}.resources`, resources, "if '*/*' is present, must not specify other resources"));
+  if (singleWildcard && withoutSub) errs.push(fe.invalid(`${p}.resources`, resources, "if '*' is present, must not specify other resources without subresources"));
   if (r.scope !== undefined && !SCOPES.includes(str(r.scope))) errs.push(fe.notSupported(`${p}.scope`, r.scope, SCOPES));
   if (!named && r.resourceNames !== undefined) errs.push(fe.forbidden(`${p}.resourceNames`));
   return errs;

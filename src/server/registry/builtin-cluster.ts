@@ -29,6 +29,13 @@ function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
   return errs;
 }
 
+/** Upstream SetDefaults_RoleBinding / SetDefaults_ClusterRoleBinding: roleRef.apiGroup, then the subjects'. */
+function defaultBinding(o: KubeObject): void {
+  const ref = o.roleRef;
+  if (ref && typeof ref === 'object' && !Array.isArray(ref) && !(ref as Obj).apiGroup) (ref as Obj).apiGroup = RBAC_GROUP;
+  defaultSubjects(o);
+}
+
 function defaultSubjects(o: KubeObject): void {
   for (const s of arr(o.subjects)) {
     if (!s || typeof s !== 'object') continue;
@@ -102,7 +109,7 @@ const roleStrategy = (namespaced: boolean): Strategy => ({
 const bindingStrategy = (clusterScoped: boolean): Strategy => ({
   nameValidation: 'path',
   allowCreateOnUpdate: true,
-  defaults: defaultSubjects,
+  defaults: defaultBinding,
   validate: (o, old) => validateBinding(o, old, clusterScoped),
 });
 

@@ -1,4 +1,5 @@
 // Core (v1) kinds of the built-in table.
+import { deepEqual } from '../../api/merge-patch.js';
 import { ageSince } from './age.js';
 import { type Obj, ageColumn, arr, builtinType, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
 import { podColumns, podStrategy, withEviction, withProxy } from './builtin-pod.js';
@@ -75,7 +76,7 @@ function immutableErrors(o: KubeObject, old: KubeObject | undefined, fields: str
   const errs: FieldError[] = [];
   if (o.immutable !== true) errs.push(fe.forbidden('immutable', 'field is immutable when `immutable` is set'));
   for (const f of fields) {
-    if (JSON.stringify(o[f] ?? {}) !== JSON.stringify(old[f] ?? {})) errs.push(fe.forbidden(f, 'field is immutable when `immutable` is set'));
+    if (!deepEqual((o[f] ?? {}), (old[f] ?? {}))) errs.push(fe.forbidden(f, 'field is immutable when `immutable` is set'));
   }
   return errs;
 }

@@ -145,6 +145,11 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
         names.add(name);
       }
       if (!str(ctr.image).trim()) errs.push(fe.required(`${p}.image`));
+      // native sidecars (GA 1.33): only an init container may set restartPolicy, and only to Always
+      if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
+        if (field !== 'initContainers') errs.push(fe.forbidden(`${p}.restartPolicy`, 'may not be set for non-init containers'));
+        else if (ctr.restartPolicy !== 'Always') errs.push(fe.notSupported(`${p}.restartPolicy`, ctr.restartPolicy, ['Always']));
+      }
       arr(ctr.ports).forEach((port, j) => {
         const pp = `${p}.ports[${j}]`;
         const po = obj(port);

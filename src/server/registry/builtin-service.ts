@@ -139,6 +139,9 @@ function validateService(o: KubeObject, old?: KubeObject): FieldError[] {
   const spec = obj(o.spec);
   const type = str(spec.type) || 'ClusterIP';
   if (!SERVICE_TYPES.includes(type)) errs.push(fe.notSupported('spec.type', type, [...SERVICE_TYPES].sort()));
+  // 1.33: PreferClose only (PreferSameZone/PreferSameNode are behind the alpha PreferSameTrafficDistribution gate)
+  if (spec.trafficDistribution !== undefined && spec.trafficDistribution !== null && spec.trafficDistribution !== 'PreferClose')
+    errs.push(fe.notSupported('spec.trafficDistribution', spec.trafficDistribution, ['PreferClose']));
   const ports = arr(spec.ports).map(obj);
   if (type === 'ExternalName') {
     if (!str(spec.externalName)) errs.push(fe.required('spec.externalName'));

@@ -1,4 +1,5 @@
 // Workload kinds: apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet and batch/v1 Job, CronJob.
+import { deepEqual } from '../../api/merge-patch.js';
 import { ageSince, humanDuration, nowMs } from './age.js';
 import {
   type Obj, ageColumn, arr, builtinType, col, ensure, isEmptySelector, mapSelectorString, num, obj, podTemplateColumns,
@@ -49,7 +50,8 @@ function immutable(o: KubeObject, old: KubeObject | undefined, field: string, er
   if (!old) return;
   const a = obj(o.spec)[field];
   const b = obj(old.spec)[field];
-  if (JSON.stringify(a) !== JSON.stringify(b)) errs.push(fe.invalid(`spec.${field}`, a ?? null, 'field is immutable'));
+  // compared as values, as upstream's semantic DeepEqual: a map's key order is no change
+  if (!deepEqual((a ?? null), (b ?? null))) errs.push(fe.invalid(`spec.${field}`, a ?? null, 'field is immutable'));
 }
 
 const readyOf = (ready: unknown, desired: unknown) => `${num(ready)}/${num(desired)}`;
@@ -160,7 +162,7 @@ const statefulSetStrategy: Strategy = {
         delete a[f];
         delete b[f];
       }
-      if (JSON.stringify(a) !== JSON.stringify(b))
+      if (!deepEqual(a, b))
         errs.push(
           fe.forbidden(
             'spec',
@@ -239,6 +241,9 @@ const jobStrategy: Strategy = {
     if (spec.selector !== undefined && spec.selector !== null) errs.push(...validateSelectorAndTemplate(o, 'job', JOB_RESTART));
     else errs.push(...validatePodTemplate(spec.template, 'spec.template', { restartPolicies: JOB_RESTART }));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished']) nonNegative(spec[f], `spec.${f}`, errs);
+    const rp = spec.podReplacementPolicy;
+    if (rp !== undefined && rp !== null && rp !== 'Failed' && rp !== 'TerminatingOrFailed')
+      errs.push(fe.notSupported('spec.podReplacementPolicy', rp, ['Failed', 'TerminatingOrFailed']));
     immutable(o, old, 'selector', errs);
     immutable(o, old, 'completions', errs);
     if (old && spec.suspend !== true) immutable(o, old, 'template', errs);

@@ -28,32 +28,81 @@ interface Val {
 }
 
 const UNKNOWN: Val = { size: 1 };
+/**
+ * A map key: upstream's size estimator answers a key's size from the map type's key DeclType (apiserver
+ * StringType), which declares no MaxElements, so key traversals (`self.all(k, k.matches(...))`) are costed at 0.
+ */
+const MAP_KEY: Val = { schema: { type: 'string' } as SchemaNode, size: 0 };
 
-/** Least serialized size of a value of this schema (upstream estimateMinSizeJSON). */
-function minSize(s: SchemaNode | undefined): number {
+// apiserver/pkg/cel limits: the least and most bytes a formatted string takes in JSON
+const MIN_STRING_SIZE = 2; // ""
+const MIN_BOOL_SIZE = 4; // true
+const MIN_NUMBER_SIZE = 1; // 0
+const MIN_DURATION_SIZE = 3; // "0"
+const JSON_DATE_SIZE = 12; // "YYYY-MM-DD"
+const MIN_DATETIME_SIZE = 21;
+const MAX_DURATION_SIZE = 32;
+const MAX_DATETIME_SIZE = 64;
+
+const isIntOrString = (s: SchemaNode) => s['x-kubernetes-int-or-string'] === true;
+
+/**
+ * Least serialized size of a value of this schema, as upstream's SchemaDeclType records it (MinSerializedSize): an
+ * object is `{}` plus each required property without a default (`"name":` and its own least size, and a comma).
+ */
+export function minSize(s: SchemaNode | undefined): number {
   if (!s) return 1;
+  if (isIntOrString(s)) return 1;
   switch (s.type) {
     case 'string':
-      return 2; // ""
+      return s.format === 'duration' ? MIN_DURATION_SIZE : s.format === 'date' ? JSON_DATE_SIZE : s.format === 'date-time' ? MIN_DATETIME_SIZE : MIN_STRING_SIZE;
     case 'boolean':
-      return 4; // true
+      return MIN_BOOL_SIZE;
     case 'integer':
     case 'number':
-      return 1;
+      return MIN_NUMBER_SIZE;
+    case 'object': {
+      let size = 2;
+      if (s.properties && !(s.additionalProperties && typeof s.additionalProperties === 'object')) {
+        for (const name of s.required ?? []) {
+          const prop = s.properties[name];
+          if (prop && prop.default === undefined) size += name.length + minSize(prop) + 4;
+        }
+      }
+      return size;
+    }
     default:
-      return 2; // {} or []
+      return 2; // [] (and a typeless value)
   }
 }
 
-/** The most elements (arrays), entries (maps) or bytes (strings) a value of this schema can have. */
+/** The most elements (arrays), entries (maps) or bytes (strings) a value of this schema can have (upstream SchemaDeclType). */
 export function maxSize(s: SchemaNode | undefined): number {
   if (!s) return 1;
   const room = MAX_REQUEST_BYTES - 2;
+  if (isIntOrString(s)) return s.maxLength !== undefined ? s.maxLength * 4 : room;
   if (s.type === 'array') return s.maxItems ?? Math.floor(room / (minSize(s.items) + 1));
-  if (s.type === 'string') return s.maxLength ?? room;
-  if (s.type === 'object' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object')
-    return s.maxProperties ?? Math.floor(room / (minSize(s.additionalProperties as SchemaNode) + 4)); // "":v,
+  if (s.type === 'string') {
+    // maxLength counts code points, of up to 4 bytes each (estimateMaxElementsFromMaxLength)
+    if (s.format === 'byte') return s.maxLength ?? room;
+    if (s.format === 'duration') return MAX_DURATION_SIZE;
+    if (s.format === 'date') return JSON_DATE_SIZE;
+    if (s.format === 'date-time') return MAX_DATETIME_SIZE;
+    if (s.maxLength !== undefined) return s.maxLength * 4;
+    if (s.enum?.length) return Math.max(0, ...s.enum.map((e) => (typeof e === 'string' ? e.length : 0)));
+    return room;
+  }
+  if (s.type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object')
+    return s.maxProperties ?? Math.floor(room / (minSize(s.additionalProperties as SchemaNode) + 6)); // "":v,
   return 1;
+}
+
+/**
+ * How often a rule may run when a list or map above it declares no bound: as many values of its scope's least
+ * size (and a comma) as a request can hold (upstream maxCardinality(MinSerializedSize)).
+ */
+export function unboundedCardinality(s: SchemaNode): number {
+  return Math.floor(MAX_REQUEST_BYTES / (minSize(s) + 1));
 }
 
 function valOf(s: SchemaNode | undefined): Val {
@@ -78,6 +127,7 @@ const MAX_REGEX_SIZE = Math.max(...[...FORMATS.values()].map((f) => f.maxRegexSi
 const LIST_TRAVERSE = new Set(['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf']);
 const TWO_VAR = new Set(['all', 'exists', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+const TRAVERSING_GLOBALS = new Set(['url', 'isURL', 'ip', 'isIP', 'cidr', 'isCIDR', 'quantity', 'isQuantity', 'semver', 'isSemver', 'bytes']);
 const TRAVERSE = new Set(['contains', 'startsWith', 'endsWith', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'substring']);
 
 function isNode(v: unknown): v is Node {
@@ -162,7 +212,15 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         cost += e.cost;
         first ??= e.val;
       }
-      if (fn === 'has' || fn === 'size' || fn === 'int' || fn === 'string' || fn === 'double' || fn === 'bool') return { cost, val: UNKNOWN };
+      if (fn === 'matches' && args.length === 2) {
+        // the global matches(string, string) is charged as the receiver form
+        const pattern = est(args[1], scope).val.size;
+        return { cost: cost + Math.ceil((1 + (first?.size ?? 1)) * STRING_TRAVERSAL) * Math.ceil(pattern * REGEX_FACTOR), val: UNKNOWN };
+      }
+      // cel-go's functionCost: conversions (int, duration, timestamp, ...) cost 1; the parsing functions of the
+      // Kubernetes libraries (url, ip, cidr, quantity, semver and their is* checks) and bytes(string) traverse
+      // their string (library cost.go)
+      if (!TRAVERSING_GLOBALS.has(fn)) return { cost, val: UNKNOWN };
       return { cost: cost + (first?.schema?.type === 'string' ? Math.ceil(first.size * STRING_TRAVERSAL) : 0), val: UNKNOWN };
     }
     case 'rcall': {
@@ -172,7 +230,7 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         // comprehension: range cost, then per element the predicate and the accumulator step
         const inner = new Map(scope);
         const isMap = t.val.schema?.type === 'object';
-        inner.set(String(args[0].args), isMap ? { schema: { type: 'string' } as SchemaNode, size: MAX_REQUEST_BYTES - 2 } : valOf(elementSchema(t.val.schema)));
+        inner.set(String(args[0].args), isMap ? MAP_KEY : valOf(elementSchema(t.val.schema)));
         const body = est(args[1], inner);
         const step = fn === 'map' || fn === 'filter' ? 2 + 10 : 3; // the accumulated list grows (map, filter)
         return { cost: t.cost + 1 + t.val.size * (body.cost + step), val: fn === 'map' || fn === 'filter' ? { schema: t.val.schema, size: t.val.size } : UNKNOWN };
@@ -181,7 +239,7 @@ function est(n: unknown, scope: Scope): { cost: number; val: Val } {
         // two-variable comprehension: index (or key) and value bound, the filter and body run per element
         const inner = new Map(scope);
         const isMap = t.val.schema?.type === 'object';
-        inner.set(String(args[0].args), isMap ? { schema: { type: 'string' } as SchemaNode, size: MAX_REQUEST_BYTES - 2 } : UNKNOWN);
+        inner.set(String(args[0].args), isMap ? MAP_KEY : UNKNOWN);
         inner.set(String(args[1].args), valOf(elementSchema(t.val.schema)));
         let body = 0;
         for (const x of args.slice(2)) body += est(x, inner).cost;

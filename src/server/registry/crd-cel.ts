@@ -3,10 +3,11 @@
 // apiextensions-apiserver does (pkg/apiserver/schema/cel). The engine is @marcbachmann/cel-js.
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
-import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
+import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, ruleCost, unboundedCardinality } from './crd-cel-cost.js';
 import { COST_LIMIT_EXCEEDED, CelCostError, CostBudget, OUT_OF_BUDGET, RUNTIME_CEL_COST_BUDGET, evaluateMetered, yieldIfBusy } from '../cel/cost.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
+import { rewriteIndexedHas } from '../cel/has-rewrite.js';
 
 export interface ValidationRule {
   rule: string;
@@ -77,7 +78,7 @@ function readsOldSelf(rule: string): boolean {
 function compileOne(env: Environment, expr: string, want: 'bool' | 'string'): { program?: ParseResult; error?: string } {
   let program: ParseResult;
   try {
-    program = env.parse(expr);
+    program = env.parse(rewriteIndexedHas(expr));
   } catch (e) {
     const err = e as { summary?: string; message?: string };
     return { error: `compilation failed: ERROR: <input>: ${err.summary ?? String(err.message).split('\n')[0]}` };
@@ -134,7 +135,9 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
   // estimated costs: each rule's (times how often it can run) and the schema's total (upstream validation.go)
   let total = 0;
   const costs: { field: string; cost: number }[] = [];
-  const visit = (node: SchemaNode | undefined, p: string, cardinality: number) => {
+  // how often a node's rules can run: the product of the declared maxItems/maxProperties above it, undefined once
+  // a list or map above it declares none (upstream CELSchemaContext.MaxCardinality, then the rule's own estimate)
+  const visit = (node: SchemaNode | undefined, p: string, cardinality: number | undefined) => {
     if (!node || typeof node !== 'object') return;
     const rules = node['x-kubernetes-validations'] as unknown;
     if (rules !== undefined) {
@@ -161,7 +164,7 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
           const c = compileOne(env, r.rule, 'bool');
           if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${rp}.rule`, detail: `Invalid value: ${goRule(r)}: ${c.error}` });
           if (c.program) {
-            const cost = ruleCost(c.program.ast, node) * cardinality;
+            const cost = ruleCost(c.program.ast, node) * (cardinality ?? unboundedCardinality(node));
             if (cost > PER_RULE_COST_LIMIT)
               errs.push({ type: 'FieldValueForbidden', field: `${rp}.rule`, detail: `Forbidden: ${costErrorMessage('estimated rule cost', cost, PER_RULE_COST_LIMIT)}` });
             total += cost;
@@ -175,8 +178,9 @@ export function validateRules(schema: SchemaNode, path: string, errs: FieldError
     }
     for (const [k, child] of Object.entries(node.properties ?? {})) visit(child, `${p}.properties[${k}]`, cardinality);
     // an element's rules run once per element: the list's (or map's) size multiplies them
-    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`, cardinality * maxSize(node));
-    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`, cardinality * maxSize(node));
+    const times = (bound: number | undefined) => (cardinality === undefined || bound === undefined ? undefined : cardinality * bound);
+    if (node.items && typeof node.items === 'object') visit(node.items, `${p}.items`, times(node.maxItems));
+    if (isObj(node.additionalProperties)) visit(node.additionalProperties as SchemaNode, `${p}.additionalProperties`, times(node.maxProperties));
   };
   visit(schema, path, 1);
   if (total > PER_CRD_COST_LIMIT) {

@@ -6,6 +6,7 @@ import { ALL_VERBS, type Obj, arr, obj, str } from './builtin-helpers.js';
 import { type CompiledJSONPath, checkJSONPath, compileJSONPath, firstJSONPath } from './jsonpath.js';
 import { dns1035LabelErrors as dns1035Errors, dns1123SubdomainErrors } from './meta-validation.js';
 import { canonicalGroup } from './names.js';
+import { compareVersions } from './registry.js';
 import { applySchemaDefaults } from './schema/defaults.js';
 import * as fe from './schema/field-errors.js';
 import { builtinSchemas } from './schema/registry.js';
@@ -339,6 +340,19 @@ function customStrategy(schema: SchemaNode | undefined, selectable: string[]): S
   return strategy;
 }
 
+/**
+ * upstream defaultDeprecationWarning: `<group>/<version> <Kind> is deprecated`, and the served, not deprecated
+ * version of highest priority above it to use instead.
+ */
+function defaultDeprecationWarning(version: string, group: string, kind: string, versions: CrdVersion[]): string {
+  const msg = `${group}/${version} ${kind} is deprecated`;
+  const better = versions
+    .filter((v) => v.served === true && v.deprecated !== true && compareVersions(str(v.name), version) < 0)
+    .map((v) => str(v.name))
+    .sort(compareVersions);
+  return better.length ? `${msg}; use ${group}/${better[0]} ${kind}` : msg;
+}
+
 /** One resource type per served version of the CRD. */
 export function resourceTypesFromCRD(crd: KubeObject): ResourceType[] {
   const spec = specOf(crd);
@@ -389,6 +403,7 @@ export function resourceTypesFromCRD(crd: KubeObject): ResourceType[] {
     };
     if (schema) rt.schema = schema;
     if (storageVersion) rt.storageVersion = storageVersion;
+    if (v.deprecated === true) rt.deprecationWarning = typeof v.deprecationWarning === 'string' ? v.deprecationWarning : defaultDeprecationWarning(version, str(spec.group), kind, versions);
     out.push(rt);
   }
   return out;

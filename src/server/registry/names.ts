@@ -85,6 +85,20 @@ export function inUpstreamSpelling<T extends { apiVersion?: unknown }>(o: T): T 
   return up === o.apiVersion ? o : { ...o, apiVersion: up };
 }
 
+/**
+ * An object served as `apiVersion` (one spelling of its group-version): its apiVersion and the managedFields
+ * entries of the same group-version in that spelling (upstream records the request's apiVersion; we store the
+ * canonical one). The object itself is not changed.
+ */
+export function inApiVersionSpelling<T extends { apiVersion?: string; metadata?: { managedFields?: { apiVersion?: string }[] } }>(obj: T, apiVersion: string): T {
+  const mf = obj.metadata?.managedFields;
+  const canon = canonicalApiVersion(apiVersion);
+  const respell = Array.isArray(mf) && mf.some((e) => e?.apiVersion !== apiVersion && canonicalApiVersion(e?.apiVersion ?? '') === canon);
+  if (!respell) return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+  const managedFields = mf!.map((e) => (e?.apiVersion !== apiVersion && canonicalApiVersion(e?.apiVersion ?? '') === canon ? { ...e, apiVersion } : e));
+  return { ...obj, apiVersion, metadata: { ...obj.metadata, managedFields } };
+}
+
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.service.protobuf';
 export const PROTOBUF_MEDIA_TYPE_UPSTREAM = 'application/vnd.kubernetes.protobuf';
 

@@ -2,6 +2,7 @@
 // kubectl reads them: explain (schemas by x-kubernetes-group-version-kind), server-side field
 // validation support (a `fieldValidation` query parameter on the PATCH operation of the kind's
 // path), and client-side validation. Output is deterministic; hashes are content hashes.
+import { VERSION_INFO } from '../version.js';
 import { createHash } from 'node:crypto';
 import { crdDefinitionName } from './crd.js';
 import { canonicalGroup, groupSpellings, isAliasGroup, upstreamGroup, PROTOBUF_MEDIA_TYPE } from './names.js';
@@ -43,7 +44,7 @@ export function buildOpenAPIV2(types: ResourceType[], reg: SchemaRegistry = buil
     const { defs } = definitionsFor(served, reg, 'v2');
     return {
       swagger: '2.0',
-      info: { title: opts.title ?? 'Periscope', version: opts.version ?? 'v1.32.0' },
+      info: { title: opts.title ?? 'Periscope', version: opts.version ?? VERSION_INFO.gitVersion },
       paths,
       definitions: defs,
       securityDefinitions: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } },
@@ -89,7 +90,7 @@ export function buildOpenAPIV3(groupVersion: string, types: ResourceType[], reg:
     const { defs } = definitionsFor(gvTypes, reg, 'v3');
     return {
       openapi: '3.0.0',
-      info: { title: opts.title ?? 'Periscope', version: opts.version ?? 'v1.32.0' },
+      info: { title: opts.title ?? 'Periscope', version: opts.version ?? VERSION_INFO.gitVersion },
       paths,
       components: {
         schemas: defs,

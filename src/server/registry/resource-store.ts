@@ -1,6 +1,7 @@
 // Object semantics on top of the revisioned store for one resource type:
 // identity and timestamps, generation, resourceVersion, CAS updates, status handling, two-phase delete.
 import { randomUUID } from 'node:crypto';
+import { deepEqual } from '../../api/merge-patch.js';
 import { errors, StatusError, type Target } from '../../api/status.js';
 import { StoreError, type KeyValue, type RevisionedStore } from '../storage/types.js';
 import { collectionPrefix, objectKey, typePrefix } from './keys.js';
@@ -90,9 +91,20 @@ export function generateNameSuffix(): string {
 }
 
 /** Everything except metadata and status: a change here bumps metadata.generation. */
-function specPart(obj: KubeObject): string {
+function specPart(obj: KubeObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+  return rest;
+}
+
+/**
+ * The stored object and its successor hold the same values. Key order is no change: upstream's typed objects
+ * encode in their struct's field order and unstructured ones with sorted keys, so a manifest or patch that only
+ * orders keys differently writes nothing there either.
+ */
+function sameObject(next: KubeObject, old: KubeObject): boolean {
+  const { resourceVersion: _n, ...nm } = next.metadata ?? {};
+  const { resourceVersion: _o, ...om } = old.metadata ?? {};
+  return deepEqual({ ...next, metadata: nm }, { ...old, metadata: om });
 }
 
 export type Validator = (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
@@ -265,7 +277,7 @@ export class ResourceStore {
     }
     if (this.type.custom || this.type.strategy.tracksGeneration) {
       nm.generation = om.generation ?? 1;
-      if (subresource === '' && specPart(next) !== specPart(old)) nm.generation += 1;
+      if (subresource === '' && !deepEqual(specPart(next), specPart(old))) nm.generation += 1;
     } else if (om.generation !== undefined) nm.generation = om.generation;
     else delete nm.generation;
     if (this.type.strategy.prepareUpdate) errs.push(...this.type.strategy.prepareUpdate(next, old, subresource));
@@ -281,7 +293,7 @@ export class ResourceStore {
     const bytes = encodeForStorage(this.stored(next));
     const oldBytes = encodeForStorage(old.obj);
     // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
-    if (bytesEqual(bytes, oldBytes) && !old.stale) return { obj: old.obj, deleted: false };
+    if ((bytesEqual(bytes, oldBytes) || sameObject(this.stored(next), old.obj)) && !old.stale) return { obj: old.obj, deleted: false };
     const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);
     if (!finalizing) checkStoredSize(bytes);
     if (opts.dryRun) {

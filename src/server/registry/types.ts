@@ -108,4 +108,6 @@ export interface ResourceType {
   storageGroup?: string;
   /** Whether this version is the preferred/served one (CRDs can have several). */
   served: boolean;
+  /** The Warning every request to this (deprecated) version gets (a CRD version's deprecated/deprecationWarning). */
+  deprecationWarning?: string;
 }

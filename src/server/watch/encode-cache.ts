@@ -1,5 +1,6 @@
 // Encode each object version once per output form and reuse the bytes (GET, lists and watch fan-out).
 import type { KubeObject } from '../registry/types.js';
+import { inApiVersionSpelling } from '../registry/names.js';
 
 const cache = new WeakMap<KubeObject, Map<string, Buffer>>();
 
@@ -13,7 +14,7 @@ export function cachedJsonLine(obj: KubeObject, apiVersion: string): Buffer {
   if (!m) cache.set(obj, (m = new Map()));
   let b = m.get(apiVersion);
   if (!b) {
-    b = Buffer.from(JSON.stringify(obj.apiVersion === apiVersion || !obj.apiVersion ? obj : { ...obj, apiVersion }) + '\n');
+    b = Buffer.from(JSON.stringify(!obj.apiVersion ? obj : inApiVersionSpelling(obj, apiVersion)) + '\n');
     m.set(apiVersion, b);
   }
   return b;

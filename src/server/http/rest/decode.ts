@@ -2,7 +2,7 @@
 import { MEDIA } from '../../../api/media.js';
 import { checkObjectDepth, NestingError } from '../../../api/nesting.js';
 import { errors } from '../../../api/status.js';
-import { canonicalApiVersion, canonicalGroup } from '../../registry/names.js';
+import { canonicalApiVersion, canonicalGroup, inApiVersionSpelling } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, readBody } from '../body.js';
@@ -86,8 +86,14 @@ export function gv(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
 
-/** The object as served: apiVersion spelled as the request spelled its group. */
+/** The object as served: apiVersion (and managedFields entries of it) spelled as the request spelled its group. */
 export function served(s: RequestScope, obj: KubeObject): KubeObject {
+  if (obj.kind !== s.type.kind) return obj;
+  return inApiVersionSpelling(inRequestVersion(s, obj), s.apiVersion);
+}
+
+/** The stored object in the request's version (what a patch or update applies to); managedFields as stored. */
+export function inRequestVersion(s: RequestScope, obj: KubeObject): KubeObject {
   if (obj.apiVersion === s.apiVersion || obj.kind !== s.type.kind) return obj;
   const convert = s.type.strategy.convertFrom;
   if (convert && canonicalApiVersion(obj.apiVersion ?? '') !== (s.type.group ? `${s.type.group}/${s.type.version}` : s.type.version))

@@ -1,5 +1,5 @@
 // DELETE on an object and on a collection (deletecollection). The deletion itself is deleter.ts.
-import { errors, type Status } from '../../../api/status.js';
+import { errors, statusWire, type Status } from '../../../api/status.js';
 import { listObjects } from '../../registry/lister.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
@@ -27,13 +27,13 @@ export async function authorizeUnsafeDelete(s: RequestScope): Promise<void> {
 
 /** The Status upstream answers a completed delete with (kind holds the resource, as upstream). */
 export function deletedStatus(type: ResourceType, obj: KubeObject): Status {
-  return {
+  return statusWire({
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
     details: { name: obj.metadata?.name, group: type.group, kind: type.plural, uid: obj.metadata?.uid },
-  } as Status;
+  } as Status);
 }
 
 export async function handleDelete(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
@@ -43,6 +43,9 @@ export async function handleDelete(s: RequestScope, deps: DeleteHandlerDeps): Pr
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) await authorizeUnsafeDelete(s);
   const result = await deleteObject({ store: s.rs.store, admission: deps.admission }, s.type, s.info.namespace, s.info.name, opts, s.user);
   const { code, body } = deleteResponse(s.type, s.info.name, opts, result);
+  // a Status names the group as the request spelled it
+  const status = body.kind === 'Status' ? (body as unknown as Status) : undefined;
+  if (status?.details?.group) status.details.group = s.info.group;
   respondObject(s, code, body.kind === s.type.kind ? served(s, body) : body, n);
 }
 
@@ -51,7 +54,7 @@ export function deleteResponse(type: ResourceType, name: string, opts: DeleteOpt
   const code = !r.deleted && opts.orphanDependents === false ? 202 : 200;
   if (!r.obj) {
     // the unsafe deleter has no object to show
-    const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code, details: { name, kind: type.kind } };
+    const status: Status = statusWire({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, kind: type.kind }, code });
     return { code, body: status as unknown as KubeObject };
   }
   if (r.deleted && !returnsDeletedObject(type)) return { code, body: deletedStatus(type, r.obj) as unknown as KubeObject };

@@ -10,7 +10,7 @@ import { bodyDecoders } from '../body-decoders.js';
 import { bodyEssence, MAX_BODY_BYTES, readBody } from '../body.js';
 import { isStackOverflow } from '../../../api/nesting.js';
 import type { RequestScope } from '../scope.js';
-import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, isPlainObject, served, type FieldValidation } from './decode.js';
+import { checkDepth, checkKind, dryRunOf, fieldValidationOf, gv, inRequestVersion, isPlainObject, served, type FieldValidation } from './decode.js';
 import { canonicalApiVersion } from '../../registry/names.js';
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
@@ -111,7 +111,7 @@ interface PatchRun {
 
 async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject, type: PatchType, patch: unknown, run: PatchRun): Promise<KubeObject> {
   const sub = s.info.subresource;
-  const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : served(s, cur.obj);
+  const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : inRequestVersion(s, cur.obj);
   let next = applyTo(s, base, type, patch, run);
   // a patch can nest a value under a deep path: bound the result before the recursive steps see it
   checkDepth(next);

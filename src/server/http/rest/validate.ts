@@ -8,9 +8,10 @@ import type { FieldValidation } from './decode.js';
 
 /**
  * Checks the decoded body against the type's schema: unknown fields are pruned (and reported per
- * fieldValidation), type errors end the request. Returns the warnings to send.
+ * fieldValidation), type errors end the request. Returns the warnings to send. `wholeBody`: the object is a
+ * create or update body (not a patch result).
  */
-export function checkFields(type: ResourceType, obj: KubeObject, level: FieldValidation, duplicates: string[]): string[] {
+export function checkFields(type: ResourceType, obj: KubeObject, level: FieldValidation, duplicates: string[], wholeBody = false): string[] {
   if (!type.schema) return [];
   const { errors: errs, unknownFields, decodeError } = validateObject(obj, type.schema, builtinSchemas, { pruneUnknown: true });
   const typeErrors = errs.filter((e) => e.type === 'FieldValueTypeInvalid');
@@ -23,7 +24,10 @@ export function checkFields(type: ResourceType, obj: KubeObject, level: FieldVal
   const unknown = new Set(unknownFields);
   const problems = [...duplicates.filter((p) => !unknown.has(p)).map((p) => `duplicate field "${p}"`), ...unknownFields.map((p) => `unknown field "${p}"`)];
   if (problems.length === 0 || level === 'Ignore') return [];
-  if (level === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
+  const strict = `strict decoding error: ${problems.join(', ')}`;
+  // a create or update body goes through the decoder, whose errors upstream prefixes (handlers/create.go
+  // transformDecodeError, with the body's kind and version); patches report the bare strict error
+  if (level === 'Strict') throw errors.badRequest(wholeBody ? formatDecodeError(type.kind, type.version, strict) : strict);
   return problems;
 }
 

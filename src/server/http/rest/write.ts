@@ -6,10 +6,11 @@ import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { Negotiated } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
-import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, served } from './decode.js';
+import { checkDepth, checkKind, decodeObjectBody, dryRunOf, fieldValidationOf, inRequestVersion, served } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
+import { dropDisabledFields } from '../../registry/disabled-fields.js';
 import { trackUpdate } from './managed.js';
 
 export interface WriteDeps {
@@ -24,7 +25,7 @@ export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<vo
   const level = fieldValidationOf(s.query);
   const { obj, duplicates } = await decodeObjectBody(s);
   checkKind(s, obj);
-  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
+  for (const w of checkFields(s.type, obj, level, duplicates, true)) s.warnings.push(w);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const meta = (obj.metadata ??= {});
   if (ns !== undefined && meta.namespace && meta.namespace !== ns)
@@ -41,6 +42,7 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
     throw errors.invalid(s.type.group, s.type.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'Required value: name or generateName is required' }]);
   s.rs.prepareCreate(obj, ns);
   dedupOwnerReferences(s, obj);
+  dropDisabledFields(s.type, obj);
   s.type.strategy.defaults?.(obj);
   s.type.strategy.prepareCreate?.(obj, userInfoJson(s.userInfo));
   trackUpdate(s, undefined, obj, '');
@@ -66,7 +68,7 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
     return;
   }
   checkKind(s, obj);
-  for (const w of checkFields(s.type, obj, level, duplicates)) s.warnings.push(w);
+  for (const w of checkFields(s.type, obj, level, duplicates, true)) s.warnings.push(w);
   const meta = (obj.metadata ??= {});
   if (meta.name !== undefined && meta.name !== s.info.name)
     throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${s.info.name})`);
@@ -96,10 +98,13 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     ]);
   dedupOwnerReferences(s, next);
   // a resource served in several versions compares and merges against the stored object in the request's version
-  const old = s.type.strategy.convertFrom ? served(s, cur.obj) : cur.obj;
+  const old = s.type.strategy.convertFrom ? inRequestVersion(s, cur.obj) : cur.obj;
   // defaults first, as upstream decodes (and defaults) the new object before PrepareForUpdate: the generation
   // bump and immutability checks compare defaulted objects (an apply that omits a defaulted member is no change)
-  if (sub === '') s.type.strategy.defaults?.(next, old);
+  if (sub === '') {
+    dropDisabledFields(s.type, next, old);
+    s.type.strategy.defaults?.(next, old);
+  }
   const errs = s.rs.prepareUpdate(next, old, sub);
   if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, s.info.name, errs);
   trackUpdate(s, old, next, sub);

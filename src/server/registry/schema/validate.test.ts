@@ -255,6 +255,27 @@ describe('validateObject: custom resources (structural schemas)', () => {
     expect(o.spec).toEqual({ a: [1, { b: 2 }] });
   });
 
+  it('checks `required` in typeless junctor schemas (Kyverno: not: {required: [a, b]}; anyOf of required)', () => {
+    const schema: SchemaNode = {
+      type: 'object',
+      properties: {
+        rule: {
+          type: 'object',
+          properties: { pattern: { 'x-kubernetes-preserve-unknown-fields': true }, anyPattern: { 'x-kubernetes-preserve-unknown-fields': true } },
+          not: { required: ['pattern', 'anyPattern'] },
+        },
+        ref: { type: 'object', properties: { name: { type: 'string' }, selector: { type: 'string' } }, anyOf: [{ required: ['name'] }, { required: ['selector'] }] },
+      },
+    };
+    const check = (o: unknown) => validateObject(o, schema, builtinSchemas, { pruneUnknown: true, mode: 'custom' }).errors.map((e) => `${e.field}: ${e.detail}`);
+    expect(check({ rule: { pattern: { a: 1 } }, ref: { name: 'n' } })).toEqual([]);
+    expect(check({ rule: { anyPattern: [] }, ref: { selector: 's' } })).toEqual([]);
+    const both = check({ rule: { pattern: {}, anyPattern: [] } });
+    expect(both).toHaveLength(1);
+    expect(both[0]).toMatch(/^rule: Invalid value: .*: rule in body must not validate the schema \(not\)$/);
+    expect(check({ ref: {} }).at(-1)).toMatch(/^ref: Invalid value: .*: ref in body must validate at least one schema \(anyOf\)$/);
+  });
+
   it('applies value-only junctors', () => {
     const schema: SchemaNode = {
       type: 'object',

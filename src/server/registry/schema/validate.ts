@@ -211,6 +211,10 @@ function walk(v: unknown, node: SchemaNode, ctx: Ctx, struct: string, isRoot = f
       // Typeless: anything goes; objects still follow properties when given.
       if (n.properties && typeof v === 'object' && !Array.isArray(v)) {
         checkObject(v as Record<string, unknown>, n, ctx, struct, isRoot);
+      } else if (n.required && typeof v === 'object' && !Array.isArray(v)) {
+        // `required` applies to any object, typed or not (kube-openapi's validator): the typeless
+        // `not: {required: [a, b]}` and `anyOf: [{required: [a]}, …]` of real CRDs rely on it
+        checkRequired(v as Record<string, unknown>, n, ctx, isRoot);
       } else if (n.items && Array.isArray(v)) {
         checkArray(v, n, ctx, struct);
       }
@@ -225,6 +229,18 @@ function checkQuantity(v: unknown, ctx: Ctx): void {
   setDecodeError(ctx, QUANTITY_ERROR);
 }
 
+function checkRequired(v: Record<string, unknown>, n: SchemaNode, ctx: Ctx, isRoot: boolean): void {
+  if (!ctx.required || !n.required) return;
+  for (const r of n.required) {
+    const val = v[r];
+    if (val === undefined || (val === null && ctx.builtin)) {
+      if (isRoot && ROOT_FIELDS.has(r)) continue;
+      const p = pathOf(ctx);
+      ctx.errors.push(fe.required(p ? `${p}.${r}` : r));
+    }
+  }
+}
+
 function checkObject(v: Record<string, unknown>, n: SchemaNode, ctx: Ctx, struct: string, isRoot: boolean): void {
   const props = n.properties;
   const ap = n.additionalProperties;
@@ -235,16 +251,7 @@ function checkObject(v: Record<string, unknown>, n: SchemaNode, ctx: Ctx, struct
     ap === true ||
     (ctx.builtin && !props && ap === undefined);
 
-  if (ctx.required && n.required) {
-    for (const r of n.required) {
-      const val = v[r];
-      if (val === undefined || (val === null && ctx.builtin)) {
-        if (isRoot && ROOT_FIELDS.has(r)) continue;
-        const p = pathOf(ctx);
-        ctx.errors.push(fe.required(p ? `${p}.${r}` : r));
-      }
-    }
-  }
+  checkRequired(v, n, ctx, isRoot);
 
   let count = 0;
   for (const key in v) {
