@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { canonicalGroup, upstreamGroup } from '../../server/registry/names.js';
 import { api } from '../api.js';
+import { keys } from './keys.js';
 
 export interface ResourceRule {
   verbs: string[];
@@ -61,10 +62,10 @@ export interface Access {
 /** Access of the current user to one type in one namespace ('' = cluster scope / all namespaces). */
 export function useAccess(type: { group: string; resource: string } | undefined, namespace: string | undefined): Access {
   const ns = namespace ?? '';
-  const rules = useQuery({ queryKey: ['access-rules', ns], queryFn: () => rulesReview(ns), staleTime: STALE_MS, retry: false, enabled: !!type });
+  const rules = useQuery({ queryKey: keys.accessRules(ns), queryFn: () => rulesReview(ns), staleTime: STALE_MS, retry: false, enabled: !!type });
   const incomplete = rules.data?.incomplete === true;
   const verbs = useQuery({
-    queryKey: ['access-verbs', type?.group, type?.resource, ns],
+    queryKey: keys.accessVerbs(type?.group, type?.resource, ns),
     queryFn: async () => Object.fromEntries(await Promise.all(ACTION_VERBS.map(async (v) => [v, await accessReview(v, type!.group, type!.resource, ns)] as const))),
     staleTime: STALE_MS,
     retry: false,

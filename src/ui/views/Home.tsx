@@ -1,19 +1,13 @@
 // The start page: the server, its API groups, and entry points into common types.
-import { useQuery } from '@tanstack/react-query';
 import type { Discovery } from '../../client/index.js';
-import { api } from '../api.js';
+import { useServerVersion } from '../data/queries.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
 import { Link, href, listPath } from '../router.js';
 import { Overview } from './Overview.js';
 
-interface VersionInfo {
-  gitVersion?: string;
-  platform?: string;
-}
-
 export function Home({ discovery, namespace }: { discovery: Discovery | undefined; namespace: string }) {
-  const version = useQuery({ queryKey: ['version'], queryFn: async () => (await api.request<VersionInfo>('GET', '/version')).body, staleTime: Infinity });
+  const version = useServerVersion();
   const resources = useBrowsableResources(discovery);
   const common = resources.filter((r) => r.categories.includes('all'));
   return (

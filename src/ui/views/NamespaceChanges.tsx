@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiResource, Discovery, KubeObject, ManagedFieldsEntry } from '../../client/index.js';
 import { useBrowsableResources } from '../data/discovery.js';
+import { keys } from '../data/keys.js';
 import { eachLimited, listPages } from '../data/scan.js';
 import { Link, href, objectPath } from '../router.js';
 
@@ -27,7 +28,7 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
   const [minutes, setMinutes] = useState(15);
   const kinds = useBrowsableResources(discovery).filter((r) => r.namespaced);
   const q = useQuery({
-    queryKey: ['namespace-changes', namespace, minutes, kinds.length],
+    queryKey: keys.namespaceChanges(namespace, minutes, kinds.length),
     queryFn: async ({ signal }) => {
       const since = new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
       const out: Change[] = [];

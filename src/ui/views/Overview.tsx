@@ -4,61 +4,12 @@
 // and events are live collections. The server's feature gates come from its /metrics.
 import { FeatureGatesPanel } from './FeatureGates.js';
 import { RecentWarnings } from './WorkloadPanels.js';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { acceptFor, type ApiResource, type Discovery, type KubeObject, resourcePath } from '../../client/index.js';
-import { api } from '../api.js';
+import type { ApiResource, Discovery, KubeObject } from '../../client/index.js';
+import { useObjectCounts } from '../data/queries.js';
 import { useBrowsableResources } from '../data/discovery.js';
 import { useCollection } from '../data/informers.js';
 import { Link, href, listPath, objectPath } from '../router.js';
-
-interface Count {
-  resource: ApiResource;
-  /** Exact when the server gave remainingItemCount (or the list ended); a lower bound otherwise. */
-  count: number;
-  exact: boolean;
-  error?: boolean;
-}
-
-// half the browser's six connections per host: discovery and edits must not queue behind the counts
-const COUNT_CONCURRENCY = 3;
-const COUNT_REFRESH_MS = 10_000;
-
-async function countOf(r: ApiResource, namespace: string, signal: AbortSignal): Promise<Count> {
-  try {
-    const res = await api.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number; continue?: string } }>('GET', resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? namespace || undefined : undefined }), {
-      accept: acceptFor('metadata', { list: true }),
-      query: { limit: 1 },
-      signal,
-    });
-    const items = res.body.items?.length ?? 0;
-    const rest = res.body.metadata?.remainingItemCount;
-    return { resource: r, count: items + (rest ?? 0), exact: rest !== undefined || !res.body.metadata?.continue };
-  } catch {
-    return { resource: r, count: 0, exact: false, error: true };
-  }
-}
-
-/** Object counts per kind, a few requests at a time. */
-function useCounts(resources: ApiResource[], namespace: string) {
-  return useQuery({
-    queryKey: ['overview-counts', namespace, resources.map((r) => `${r.group}/${r.resource}`).join(',')],
-    enabled: resources.length > 0,
-    refetchInterval: COUNT_REFRESH_MS,
-    queryFn: async ({ signal }) => {
-      const out: Count[] = [];
-      let next = 0;
-      const worker = async () => {
-        while (next < resources.length) {
-          const r = resources[next++]!;
-          out.push(await countOf(r, namespace, signal));
-        }
-      };
-      await Promise.all(Array.from({ length: COUNT_CONCURRENCY }, worker));
-      return out.sort((a, b) => b.count - a.count || a.resource.kind.localeCompare(b.resource.kind));
-    },
-  });
-}
 
 function find(d: Discovery | undefined, group: string, resource: string): ApiResource | undefined {
   return d?.resources.find((r) => r.group === group && r.resource === resource && r.preferred);
@@ -93,7 +44,7 @@ export function jobProblem(j: Job): string | undefined {
 export function Overview({ discovery, namespace }: { discovery: Discovery | undefined; namespace: string }) {
   const resources = useBrowsableResources(discovery);
   const counted = useMemo(() => resources.filter((r) => !namespace || r.namespaced), [resources, namespace]);
-  const counts = useCounts(counted, namespace);
+  const counts = useObjectCounts(counted, namespace);
   const ns = namespace || undefined;
   const podsType = find(discovery, '', 'pods');
   const jobsType = find(discovery, 'batch', 'jobs');

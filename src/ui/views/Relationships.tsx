@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject } from '../../client/index.js';
 import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
+import { keys } from '../data/keys.js';
 import { eachLimited, listAll, listPages } from '../data/scan.js';
 import { bindsSubject, endpointSlicePods, podSpecRefs, roleOf } from '../lib/references.js';
 import { Link, href, objectPath } from '../router.js';
@@ -133,7 +134,7 @@ function Graph({ self, related, listNamespace }: { self: string; related: Relate
 export function Relationships({ info, object, discovery, listNamespace }: { info: ApiResource; object: KubeObject; discovery: Discovery; listNamespace: string }) {
   const kinds = useBrowsableResources(discovery);
   const q = useQuery({
-    queryKey: ['relationships', info.group, info.resource, object.metadata?.namespace, object.metadata?.name, object.metadata?.resourceVersion],
+    queryKey: keys.relationships(info.group, info.resource, object.metadata?.namespace, object.metadata?.name, object.metadata?.resourceVersion),
     queryFn: ({ signal }) => findRelated(discovery, kinds, info, object, signal),
     staleTime: 5_000,
   });
