@@ -26,5 +26,5 @@ export const keys = {
   accessBindingRole: (kind: string | undefined, namespace: string, name: string | undefined): QueryKey => ['access-binding-role', kind, namespace, name],
   accessWho: (group: string, resource: string, namespace: string, name: string): QueryKey => ['access-who', group, resource, namespace, name],
   authorizationMode: (): QueryKey => ['authorization-mode'],
-  metricsServed: (): QueryKey => ['metrics-served'],
+  metrics: (group: string, version: string, resource: string): QueryKey => ['metrics', group, version, resource],
 };

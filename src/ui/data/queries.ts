@@ -141,3 +141,17 @@ export function useReplicaSetsOf(deployment: KubeObject, selector: string, enabl
     staleTime: Infinity,
   });
 }
+
+/**
+ * NodeMetrics from metrics.k8s.io, when the server serves that group (discovered, either spelling);
+ * undefined otherwise. Metrics are not watchable: read again every 15 s, as `kubectl top` would.
+ */
+export function useNodeMetrics(metricsType: Pick<ApiResource, 'group' | 'version' | 'resource'> | undefined) {
+  return useQuery({
+    queryKey: keys.metrics(metricsType?.group ?? '', metricsType?.version ?? '', 'nodes'),
+    enabled: !!metricsType,
+    refetchInterval: 15_000,
+    retry: false,
+    queryFn: async ({ signal }) => (await api.request<{ items?: KubeObject[] }>('GET', resourcePath({ group: metricsType!.group, version: metricsType!.version, resource: metricsType!.resource }), { signal })).body.items ?? [],
+  });
+}
