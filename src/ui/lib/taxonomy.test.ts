@@ -33,6 +33,8 @@ describe('task taxonomy', () => {
   it('weights: workloads and services before config, Events last', () => {
     const w = (g: string, res: string) => kindWeight(r(g, res, ''));
     expect(w('apps', 'deployments')).toBeGreaterThan(w('', 'services'));
+    expect(w('', 'services')).toBeGreaterThan(w('', 'pods'));
+    expect(w('', 'pods')).toBeGreaterThan(w('apps', 'controllerrevisions'));
     expect(w('', 'services')).toBeGreaterThan(w('', 'configmaps'));
     expect(w('', 'configmaps')).toBeGreaterThan(w('', 'nodes'));
     expect(w('', 'nodes')).toBeGreaterThan(w('', 'events'));

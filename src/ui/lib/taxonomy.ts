@@ -113,8 +113,24 @@ export function taskSections(resources: readonly ApiResource[]): TaskSection[] {
  * Search and overview weight of a kind (higher first): workloads and services before configuration,
  * cluster objects after, Events last of all.
  */
+// the objects people name things after come first: controllers a team owns, then their Services and
+// Ingresses, then the Pods and ReplicaSets those create (whose names start with the controller's)
+const FIRST: Record<string, number> = {
+  'apps/deployments': 1000,
+  'apps/statefulsets': 990,
+  'apps/daemonsets': 980,
+  'batch/cronjobs': 970,
+  'batch/jobs': 960,
+  '/services': 950,
+  'networking.service.io/ingresses': 940,
+  '/pods': 930,
+  'apps/replicasets': 920,
+};
+
 export function kindWeight(r: Pick<ApiResource, 'group' | 'resource'>): number {
   if (r.resource === 'events') return 0;
+  const first = FIRST[`${neutralGroup(r.group)}/${r.resource}`];
+  if (first) return first;
   const p = placeOf(r);
   const base: Record<TaskId, number> = { workloads: 600, network: 500, config: 400, custom: 300, access: 200, cluster: 100 };
   return base[p.task] - p.order;
