@@ -20,6 +20,7 @@ import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
 import { StaticBench } from './views/StaticBench.js';
 import { SearchView } from './views/SearchView.js';
+import { EventsView } from './views/EventsView.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
 const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default: m.StudioPage })));
@@ -141,6 +142,8 @@ export function App() {
   if (route.name === 'bench-static') return <StaticBench location={location} />;
   if (auth.signInRequired) main = <SignInPage />;
   else if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
+  else if (route.name === 'list' && route.resource === 'events' && (route.group === '' || /^events\./.test(route.group)))
+    main = <EventsView key={`${route.group}/${route.version}`} type={route} discovery={discovery.data} location={location} />;
   else if (route.name === 'list')
     main = <CollectionView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} location={location} filterRef={filterRef} />;
   else if (route.name === 'new') main = <CreateView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} namespace={namespace} />;
