@@ -8,7 +8,14 @@ export function ContextPicker() {
   const q = useContexts();
   const [switching, setSwitching] = useState<string>();
   const [error, setError] = useState<string>();
-  if (!q.data) return null;
+  if (q.isLoading) return null;
+  // no kubeconfig contexts: the page talks to the server that served it
+  if (!q.data)
+    return (
+      <span className="context-picker muted small" data-testid="current-server" title="The API server this page talks to (no kubeconfig contexts: not in proxy mode)">
+        server {window.location.host}
+      </span>
+    );
   const switchTo = async (name: string) => {
     setSwitching(name);
     setError(undefined);
@@ -30,6 +37,9 @@ export function ContextPicker() {
           </option>
         ))}
       </select>
+      <span className="muted small" data-testid="current-server" title={`Cluster server of context ${q.data.current}`}>
+        {q.data.server.replace(/^https?:\/\//, '')}
+      </span>
       {error && (
         <span className="bad small" role="alert">
           {error}

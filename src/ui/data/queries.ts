@@ -119,7 +119,9 @@ export function useAtRest(objectRef: ResourceRef, resourceVersion: string | unde
     queryKey: keys.atRest(path, resourceVersion),
     queryFn: async () => {
       const r = await api.request<AtRestInfo>('GET', `/debug/encryption-at-rest?path=${encodeURIComponent(path)}`);
-      return r.status === 200 ? r.body : null;
+      // a proxy (or a real cluster) answers with something else (the explorer page, a Status): no hint
+      const b = r.body as Partial<AtRestInfo> | undefined;
+      return r.status === 200 && b && typeof b === 'object' && b.stored && typeof b.stored === 'object' ? (b as AtRestInfo) : null;
     },
     staleTime: 30_000,
     retry: false,
