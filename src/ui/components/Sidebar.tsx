@@ -71,7 +71,13 @@ function KindLink({ r, namespace, active, testId, pinned }: { r: ApiResource; na
         href={href(listPath(r), { ns: r.namespaced ? namespace : undefined })}
         title={`${r.kind} · ${where} (${r.resource}${r.shortNames.length ? `, ${r.shortNames.join(', ')}` : ''})`}
       >
-        {r.kind}
+        {/* long kind names break between their words (HorizontalPod­Autoscaler), never mid-word */}
+        {r.kind.split(/(?=[A-Z][a-z])/).map((part, i) => (
+          <span key={i}>
+            {i > 0 && <wbr />}
+            {part}
+          </span>
+        ))}
       </Link>
       <button
         type="button"
