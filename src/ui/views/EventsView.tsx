@@ -75,6 +75,7 @@ export function EventsView({ type, discovery, location }: { type: TypeRef; disco
       ) : rows.length === 0 ? (
         <p className="muted">No events{typeFilter || reasonFilter ? ' match the filters' : ''}.</p>
       ) : (
+        <section className="panel" aria-label="Events">
         <table className="simple events-table">
           <thead>
             <tr>
@@ -106,6 +107,7 @@ export function EventsView({ type, discovery, location }: { type: TypeRef; disco
             ))}
           </tbody>
         </table>
+        </section>
       )}
     </div>
   );

@@ -270,7 +270,7 @@ export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object
               )}
             </div>
             {hunks ? (
-              <pre className="diff mono small" data-testid="timeline-diff">
+              <pre className="diff mono small" data-testid="timeline-diff" tabIndex={0} aria-label={`Changes in resourceVersion ${v.object.metadata?.resourceVersion}`}>
                 {hunks.map((h, k) =>
                   h === 'gap' ? (
                     <span key={k} className="diff-gap">
