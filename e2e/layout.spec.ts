@@ -39,6 +39,12 @@ test('at 1024 px the studio stacks the form above the YAML', async ({ page }) =>
   expect(right.y).toBeGreaterThanOrEqual(left.y + left.height - 1);
   expect(right.width).toBeGreaterThan(700);
   await shot(page, 'studio-1024');
+  // exported for a real kube-apiserver: the upstream group spelling
+  await page.getByTestId('export-spelling').selectOption('upstream');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-yaml').click()]);
+  const text = await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts).toString('utf8'));
+  expect(text).toContain('apiVersion: apiserver.config.k8s.io/v1');
+  expect(text).not.toContain('apiserver.config.service.io');
 });
 
 test('kinds by kind name, group on hover; a pinned kind comes first and stays pinned', async ({ page }) => {
