@@ -1,7 +1,7 @@
 // UI benchmark (`npm run bench -- ui`): the explorer in Chromium over 10k and 100k configmaps.
 // For each size: time to first rows, time to all rows loaded, scroll frame time p95, and the longest
 // main-thread task while 500 updates/s arrive by watch; each beside the ceiling of the same table
-// rendering a static array of the same rows in the page (/_bench/static), with no network or informer.
+// rendering a static array of the same rows in the page (/bench/static/index.html), with no network or informer.
 // All rows loaded has its own ceiling, since a static array has nothing to load: the same page getting
 // every row the fastest way there is (one unpaged Table request, parsed by the browser, no informer, no
 // paging), on the same kind of server, cold and warm. Loads are repeated (RUNS) and the median shown
@@ -33,7 +33,7 @@ interface Figures {
 }
 
 function buildExplorer(): void {
-  const r = spawnSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--config', `${root}bench/vite.bench.config.ts`, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('explorer build failed');
 }
 
@@ -168,10 +168,10 @@ async function measureLive(browser: Browser, server: ApiServer, n: number): Prom
 async function measureCeiling(browser: Browser, server: ApiServer, n: number): Promise<Figures> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
-    await page.goto(`${server.url}/_bench/static?n=${n}`);
+    await page.goto(`${server.url}/bench/static/index.html?n=${n}`);
     const firstRows = await waitMark(page, 'periscope:first-rows', 60_000);
     const scroll = await scrollP95(page);
-    await page.goto(`${server.url}/_bench/static?n=${n}&updates=${UPDATES_PER_SECOND}`);
+    await page.goto(`${server.url}/bench/static/index.html?n=${n}&updates=${UPDATES_PER_SECOND}`);
     await waitMark(page, 'periscope:first-rows', 60_000);
     await page.waitForTimeout(500);
     const upd = await longestTask(page, UPDATE_WINDOW_MS);
@@ -194,7 +194,7 @@ function runs(xs: number[]): string {
 
 function serverOn(store: RevisionedStore): Promise<ApiServer> {
   // startServer returns once ready (/readyz 200): its watch caches hold the store's objects
-  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist`, compactionIntervalMs: 0 }, { log: () => {}, store });
+  return startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist-bench`, compactionIntervalMs: 0 }, { log: () => {}, store });
 }
 
 /** Opens url and returns its first-rows and all-rows marks once the table holds all n rows. */
@@ -248,7 +248,7 @@ async function measureOverview(browser: Browser, server: ApiServer, n: number): 
     const expected = n.toLocaleString('en-US');
     const h = await page.waitForFunction((want) => (document.querySelector('[data-testid=kind-count][data-kind=ConfigMap] [data-testid=count]')?.textContent === want ? performance.now() : 0), expected, { timeout: 120_000, polling: 20 });
     const live = Number(await h.jsonValue());
-    await page.goto(`${server.url}/_bench/static?n=0`);
+    await page.goto(`${server.url}/bench/static/index.html?n=0`);
     const loaded = await waitMark(page, 'periscope:first-rows', 60_000);
     const requests = await page.evaluate(async (ns) => {
       const t0 = performance.now();
@@ -298,7 +298,7 @@ const VIEW_UPDATES_PER_SECOND = 50;
 
 /** 20 collection views open at once (one page each), every view's namespace taking 50 updates/s. */
 async function measureLiveViews(browser: Browser): Promise<{ live: number; ceiling: number; maxFrame: number }> {
-  const server = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist`, compactionIntervalMs: 0 }, { log: () => {} });
+  const server = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: `${root}dist-bench`, compactionIntervalMs: 0 }, { log: () => {} });
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
   try {
     const perView = 50;
@@ -350,7 +350,7 @@ async function measureLiveViews(browser: Browser): Promise<{ live: number; ceili
     if (renders.some((r) => r <= 0)) throw new Error(`live views without updates during the window: ${renders.join(',')}`);
     console.log(`ui ${LIVE_VIEWS}-views: ${seq} writes per view; collection changes seen per view in the ${UPDATE_WINDOW_MS} ms window: min ${Math.min(...renders)}, max ${Math.max(...renders)}`);
     const ceilingPage = await context.newPage();
-    await ceilingPage.goto(`${server.url}/_bench/static?n=${perView}&updates=${VIEW_UPDATES_PER_SECOND}`);
+    await ceilingPage.goto(`${server.url}/bench/static/index.html?n=${perView}&updates=${VIEW_UPDATES_PER_SECOND}`);
     await waitMark(ceilingPage, 'periscope:first-rows', 60_000);
     await ceilingPage.waitForTimeout(500);
     const ceil = await longestTask(ceilingPage, UPDATE_WINDOW_MS);
@@ -381,7 +381,7 @@ export async function benchUi(): Promise<void> {
       ] as const
     ).filter(([l]) => wanted.includes(l))) {
       const explorer = await measureLoads(browser, n, `/r/core/v1/configmaps?ns=${NS}&all=1`);
-      const bare = await measureLoads(browser, n, `/_bench/static?fetch=${encodeURIComponent(`/api/v1/namespaces/${NS}/configmaps`)}`);
+      const bare = await measureLoads(browser, n, `/bench/static/index.html?fetch=${encodeURIComponent(`/api/v1/namespaces/${NS}/configmaps`)}`);
       const t0 = performance.now();
       const store = await seededStore(n);
       const t1 = performance.now();
@@ -436,5 +436,5 @@ async function measureScrollCost(browser: Browser, server: ApiServer, n: number)
       await page.close();
     }
   };
-  return { live: await at(`/r/core/v1/configmaps?ns=${NS}&all=1`), ceiling: await at(`/_bench/static?n=${n}`) };
+  return { live: await at(`/r/core/v1/configmaps?ns=${NS}&all=1`), ceiling: await at(`/bench/static/index.html?n=${n}`) };
 }

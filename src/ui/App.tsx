@@ -18,7 +18,6 @@ import { useTheme } from './lib/theme.js';
 import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useLocation } from './router.js';
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
-import { StaticBench } from './views/StaticBench.js';
 import { SearchView } from './views/SearchView.js';
 import { EventsView } from './views/EventsView.js';
 
@@ -139,7 +138,6 @@ export function App() {
   }, [route]);
 
   let main;
-  if (route.name === 'bench-static') return <StaticBench location={location} />;
   if (auth.signInRequired) main = <SignInPage />;
   else if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
   else if (route.name === 'list' && route.resource === 'events' && (route.group === '' || /^events\./.test(route.group)))
