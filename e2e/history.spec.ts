@@ -90,3 +90,18 @@ test('a deleted object keeps its history and can be created again from it', asyn
   await page.getByTestId('tab-summary').click();
   await expect(page.getByTestId('rollout')).toBeVisible({ timeout: 20_000 });
 });
+
+test('namespace history: an object changed after its creation reads "changed", Events once', async ({ page, request }) => {
+  expect((await request.post(`/api/v1/namespaces/${NS}/configmaps`, { data: { metadata: { name: 'later' }, data: { a: '1' } } })).status()).toBe(201);
+  const created = Date.now();
+  // managedFields times have one-second resolution: the change lands in a later second than the creation
+  await expect.poll(() => Date.now() - created >= 1100).toBe(true);
+  expect((await request.patch(`/api/v1/namespaces/${NS}/configmaps/later`, { headers: { 'Content-Type': 'application/merge-patch+json' }, data: { data: { a: '2' } } })).status()).toBe(200);
+  await page.goto(`/r/core/v1/namespaces/_/${NS}/history`);
+  const entry = page.getByTestId('namespace-change').filter({ hasText: 'ConfigMap/later' });
+  await expect(entry).toContainText('changed by');
+  await expect(entry).toContainText('· created');
+  await expect(entry).toHaveAttribute('data-type', 'MODIFIED');
+  const labels = await page.getByTestId('namespace-change').getByRole('link').allInnerTexts();
+  expect(new Set(labels).size).toBe(labels.length);
+});

@@ -1,6 +1,6 @@
 // Small reads the views show (server version, kubeconfig contexts, feature gates, object counts, the
 // at-rest hint, a Deployment's ReplicaSets, a kind's OpenAPI schema): each one hook, its key in keys.ts.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, acceptFor, readFeatureGates, resourcePath, type ApiResource, type KubeObject, type ResourceRef } from '../../client/index.js';
 import { api } from '../api.js';
 import { openApiPath, type OpenApiDocument } from '../lib/openapi-schema.js';
@@ -86,21 +86,27 @@ async function countOf(r: ApiResource, namespace: string, signal: AbortSignal): 
 
 /** Object counts per kind (metadata lists of one item; remainingItemCount gives the rest), a few requests at a time. */
 export function useObjectCounts(resources: ApiResource[], namespace: string) {
+  const qc = useQueryClient();
+  const key = keys.counts(namespace, resources.map((r) => `${r.group}/${r.resource}`).join(','));
+  const sorted = (out: Count[]) => [...out].sort((a, b) => b.count - a.count || a.resource.kind.localeCompare(b.resource.kind));
   return useQuery({
-    queryKey: keys.counts(namespace, resources.map((r) => `${r.group}/${r.resource}`).join(',')),
+    queryKey: key,
     enabled: resources.length > 0,
     refetchInterval: COUNT_REFRESH_MS,
     queryFn: async ({ signal }) => {
       const out: Count[] = [];
+      const first = qc.getQueryData(key) === undefined;
       let next = 0;
       const worker = async () => {
         while (next < resources.length) {
           const r = resources[next++]!;
           out.push(await countOf(r, namespace, signal));
+          // the first time, each count shows as it arrives (the first kinds asked are the ones people look for)
+          if (first && !signal.aborted) qc.setQueryData(key, sorted(out));
         }
       };
       await Promise.all(Array.from({ length: COUNT_CONCURRENCY }, worker));
-      return out.sort((a, b) => b.count - a.count || a.resource.kind.localeCompare(b.resource.kind));
+      return sorted(out);
     },
   });
 }
