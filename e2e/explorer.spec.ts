@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ const row = (page: import('@playwright/test').Page, name: string) => page.locato
 
 test('navigates groups and resources from discovery', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByTestId('nav-group-apps')).toBeVisible();
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible();
   await page.getByTestId('nav-apps-deployments').click();
   await expect(page).toHaveURL(/\/r\/apps\/v1\/deployments$/);
   await expect(page.getByTestId('collection-title')).toContainText('Deployment');
@@ -113,8 +113,8 @@ test('rows appear, change and disappear live', async ({ page, request }) => {
 
 test('a new CRD shows up in the navigation live', async ({ page, request }) => {
   await page.goto('/');
-  await expect(page.getByTestId('nav-group-apps')).toBeVisible();
-  await expect(page.getByTestId('nav-group-e2e.example.com')).toHaveCount(0);
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible();
+  await expect(page.getByTestId('nav-crd-group-e2e.example.com')).toHaveCount(0);
   const r = await request.post('/apis/apiextensions.service.io/v1/customresourcedefinitions', {
     data: {
       apiVersion: 'apiextensions.service.io/v1',
@@ -129,7 +129,7 @@ test('a new CRD shows up in the navigation live', async ({ page, request }) => {
     },
   });
   expect(r.status()).toBe(201);
-  await expect(page.getByTestId('nav-e2e.example.com-gadgets')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('nav-crd-group-e2e.example.com').getByTestId('nav-e2e.example.com-gadgets')).toBeVisible({ timeout: 10_000 });
   await shot(page, 'crd-in-navigation');
   // and the jump box knows its short name
   await page.getByTestId('jump').fill('gd');

@@ -18,8 +18,8 @@ import { useTheme } from './lib/theme.js';
 import { Link, OBJECT_TABS, href, listPath, navigate, objectPath, setQuery, useLocation } from './router.js';
 import { CollectionView } from './views/CollectionView.js';
 import { Home } from './views/Home.js';
-import { StaticBench } from './views/StaticBench.js';
 import { SearchView } from './views/SearchView.js';
+import { EventsView } from './views/EventsView.js';
 
 // The config studio (and the configuration model it pulls in) loads on first visit only.
 const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default: m.StudioPage })));
@@ -55,6 +55,31 @@ const SHORTCUTS: [string, string][] = [
   ['?', 'this help'],
 ];
 
+const SIDEBAR_KEY = 'periscope.sidebar';
+
+/** Sidebar shown or folded away, remembered across visits (folded by default below 1100 px). */
+function useSidebarOpen(): [boolean, () => void] {
+  const [open, setOpen] = useState(() => {
+    try {
+      const v = localStorage.getItem(SIDEBAR_KEY);
+      if (v === 'open' || v === 'closed') return v === 'open';
+    } catch {
+      /* no storage */
+    }
+    return typeof window === 'undefined' || window.innerWidth >= 1100;
+  });
+  const toggle = () =>
+    setOpen((o) => {
+      try {
+        localStorage.setItem(SIDEBAR_KEY, o ? 'closed' : 'open');
+      } catch {
+        /* no storage */
+      }
+      return !o;
+    });
+  return [open, toggle];
+}
+
 export function App() {
   const location = useLocation();
   const { route, query } = location;
@@ -63,6 +88,7 @@ export function App() {
   const jumpRef = useRef<HTMLInputElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const [help, setHelp] = useState(false);
+  const [sidebarOpen, toggleSidebar] = useSidebarOpen();
   const namespace = query.get('ns') ?? '';
   const warnings = useSyncExternalStore(warningStore.subscribe, warningStore.get);
   const auth = useSyncExternalStore(authStore.subscribe, authStore.get);
@@ -112,9 +138,10 @@ export function App() {
   }, [route]);
 
   let main;
-  if (route.name === 'bench-static') return <StaticBench location={location} />;
   if (auth.signInRequired) main = <SignInPage />;
   else if (route.name === 'home') main = <Home discovery={discovery.data} namespace={namespace} />;
+  else if (route.name === 'list' && route.resource === 'events' && (route.group === '' || /^events\./.test(route.group)))
+    main = <EventsView key={`${route.group}/${route.version}`} type={route} discovery={discovery.data} location={location} />;
   else if (route.name === 'list')
     main = <CollectionView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} location={location} filterRef={filterRef} />;
   else if (route.name === 'new') main = <CreateView key={`${route.group}/${route.version}/${route.resource}`} type={route} discovery={discovery.data} discoveryError={discovery.error} namespace={namespace} />;
@@ -137,6 +164,17 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
+        <button
+          className="icon-btn"
+          data-testid="sidebar-toggle"
+          aria-controls="sidebar"
+          aria-expanded={sidebarOpen}
+          aria-label={sidebarOpen ? 'Hide navigation' : 'Show navigation'}
+          title={sidebarOpen ? 'Hide navigation' : 'Show navigation'}
+          onClick={toggleSidebar}
+        >
+          ☰
+        </button>
         <Link href={href('/', { ns: namespace || undefined })} className="brand">
           <img src="/periscope.svg" alt="" width={20} height={20} /> Periscope
         </Link>
@@ -161,7 +199,7 @@ export function App() {
       </header>
       <ConnectionBanner />
       <div className="layout">
-        <Sidebar discovery={discovery.data} route={route} namespace={namespace} />
+        {sidebarOpen && <Sidebar discovery={discovery.data} route={route} namespace={namespace} />}
         <main className="main">
           <ManifestViewerContext.Provider value={MonacoManifestViewer} key={auth.generation}>
             <Suspense fallback={<div className="state compact muted">Loading…</div>}>{main}</Suspense>

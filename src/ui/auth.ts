@@ -2,6 +2,8 @@
 // and when the server stops accepting it), and whether the server asked for credentials (401).
 // In proxy mode the proxy replaces Authorization with the kubeconfig's credentials server-side.
 
+import { whoAmI } from './data/identity.js';
+
 const KEY = 'periscope.token';
 
 export interface AuthState {
@@ -38,19 +40,7 @@ function persist(token: string | undefined): void {
   }
 }
 
-/** POST a SelfSubjectReview with a token (or none): the user, or undefined when the server answers 401. */
-export async function whoAmI(token: string | undefined): Promise<{ username?: string; groups?: string[]; uid?: string } | undefined> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
-  });
-  if (r.status === 401) return undefined;
-  if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
-  return ((await r.json()) as { status?: { userInfo?: { username?: string; groups?: string[]; uid?: string } } }).status?.userInfo ?? {};
-}
+export { whoAmI };
 
 export const authStore = {
   subscribe(fn: () => void): () => void {

@@ -3,7 +3,6 @@
 //   /r/<group|core>/<version>/<resource>           a collection  (?ns= &l= label selector &q= filter &sort= &wide &meta &all)
 //   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|history|related)
 //   /r/<group|core>/<version>/<resource>/_new      a new object of that type (?ns= its namespace)
-//   /_bench/static                                 the static-render ceiling page used by the UI benchmark
 //   /studio, /studio/<Kind>                        the config studio (configuration documents of the server)
 //   /search                                        global search (?q= a name fragment or a label selector)
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
@@ -23,7 +22,6 @@ export type Route =
   | ({ name: 'list' } & TypeRef)
   | ({ name: 'object'; namespace?: string; objName: string; tab: ObjectTab } & TypeRef)
   | ({ name: 'new' } & TypeRef)
-  | { name: 'bench-static' }
   | { name: 'studio'; kind?: string }
   | { name: 'search' }
   | { name: 'not-found'; path: string };
@@ -34,7 +32,6 @@ const groupSeg = (g: string) => (g ? seg(g) : 'core');
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { name: 'home' };
-  if (parts[0] === '_bench' && parts[1] === 'static') return { name: 'bench-static' };
   if (parts[0] === 'studio' && parts.length <= 2) return { name: 'studio', kind: parts[1] };
   if (parts[0] === 'search' && parts.length === 1) return { name: 'search' };
   if (parts[0] === 'r' && parts.length >= 4) {

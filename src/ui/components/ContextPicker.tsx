@@ -1,37 +1,26 @@
 // Proxy mode: the kubeconfig context in use, always visible, and every other context one choice away
 // (the proxy switches without a restart; the page then reloads so nothing read from the old cluster stays).
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api.js';
-
-interface Contexts {
-  current: string;
-  server: string;
-  contexts: { name: string; cluster?: string; namespace?: string; server?: string }[];
-}
-
-/** Served by the proxy only; the embedded server answers 404 and the picker stays hidden. */
-const CONTEXTS_PATH = '/periscope/contexts';
+import { useContexts } from '../data/queries.js';
+import { switchContext } from '../data/writes.js';
 
 export function ContextPicker() {
-  const q = useQuery({
-    queryKey: ['contexts'],
-    queryFn: async () => {
-      const body = (await api.request<Contexts>('GET', CONTEXTS_PATH)).body;
-      // the embedded server answers unknown paths with the explorer page itself: no contexts there
-      return body && typeof body === 'object' && Array.isArray(body.contexts) ? body : null;
-    },
-    retry: false,
-    staleTime: Infinity,
-  });
+  const q = useContexts();
   const [switching, setSwitching] = useState<string>();
   const [error, setError] = useState<string>();
-  if (!q.data) return null;
+  if (q.isLoading) return null;
+  // no kubeconfig contexts: the page talks to the server that served it
+  if (!q.data)
+    return (
+      <span className="context-picker muted small" data-testid="current-server" title="The API server this page talks to (no kubeconfig contexts: not in proxy mode)">
+        server {window.location.host}
+      </span>
+    );
   const switchTo = async (name: string) => {
     setSwitching(name);
     setError(undefined);
     try {
-      await api.request('POST', CONTEXTS_PATH, { body: { context: name } });
+      await switchContext(name);
       window.location.reload();
     } catch (e) {
       setSwitching(undefined);
@@ -48,6 +37,9 @@ export function ContextPicker() {
           </option>
         ))}
       </select>
+      <span className="muted small" data-testid="current-server" title={`Cluster server of context ${q.data.current}`}>
+        {q.data.server.replace(/^https?:\/\//, '')}
+      </span>
       {error && (
         <span className="bad small" role="alert">
           {error}

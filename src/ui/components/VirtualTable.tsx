@@ -41,7 +41,9 @@ function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: 
         const lens = sample.map((r) => cellText(c, r, 0).length).sort((a, b) => a - b);
         len = Math.max(len, lens[Math.floor(lens.length * 0.9)] ?? 0);
       }
-      const min = Math.min(Math.max(len + 2, 6), i === 0 || c.name === 'Name' ? 48 : 36);
+      // the Name column gives way first (its cells ellipsize, the full name on hover): a narrow window
+      // keeps the status columns after it (Restarts, Age) whole instead of scrolling them out of view
+      const min = Math.min(Math.max(len + 2, 6), c.name === 'Name' ? 16 : i === 0 ? 48 : 36);
       total += min;
       return c.numeric || c.timestamp ? `minmax(${min}ch, max-content)` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
     })

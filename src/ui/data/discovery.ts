@@ -4,9 +4,10 @@ import { useEffect, useMemo, useRef } from 'react';
 import { discover, type ApiResource, type Discovery } from '../../client/index.js';
 import { api } from '../api.js';
 import { useCollection } from './informers.js';
+import { keys } from './keys.js';
 
 export function useDiscovery() {
-  return useQuery({ queryKey: ['discovery'], queryFn: ({ signal }) => discover(api, { signal }), staleTime: Infinity, retry: 1 });
+  return useQuery({ queryKey: keys.discovery(), queryFn: ({ signal }) => discover(api, { signal }), staleTime: Infinity, retry: 1 });
 }
 
 /** Upstream-spelled groups that merely alias a neutral one (rbac.authorization.k8s.io beside ...service.io). */
@@ -38,8 +39,8 @@ export function useLiveDiscovery(): ReturnType<typeof useDiscovery> {
     // otherwise be in both the list and nowhere in the navigation
     seen.current = version;
     // a new CRD is served once it is established, a moment after the object appears: refresh twice
-    const t1 = setTimeout(() => void qc.invalidateQueries({ queryKey: ['discovery'] }), 150);
-    const t2 = setTimeout(() => void qc.invalidateQueries({ queryKey: ['discovery'] }), 1500);
+    const t1 = setTimeout(() => void qc.invalidateQueries({ queryKey: keys.discovery() }), 150);
+    const t2 = setTimeout(() => void qc.invalidateQueries({ queryKey: keys.discovery() }), 1500);
     return () => {
       clearTimeout(t1);
       clearTimeout(t2);

@@ -6,6 +6,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { canonicalGroup, upstreamGroup } from '../../server/registry/names.js';
 import { api } from '../api.js';
+import type { ApiResource } from '../../client/index.js';
+import { useDiscovery } from './discovery.js';
+import { apiVersionFor, groupVersionPath, servedResource } from './groups.js';
+import { keys } from './keys.js';
 
 export interface ResourceRule {
   verbs: string[];
@@ -21,7 +25,6 @@ export interface RulesReviewStatus {
   evaluationError?: string;
 }
 
-const REVIEW_GROUP = 'authorization.k8s.io';
 const STALE_MS = 30_000;
 /** Verbs whose buttons the explorer shows. */
 export const ACTION_VERBS = ['create', 'update', 'patch', 'delete'] as const;
@@ -37,16 +40,19 @@ export function ruleAllows(r: ResourceRule, verb: string, group: string, resourc
   return !r.resourceNames?.length || (name !== '' && r.resourceNames.includes(name));
 }
 
-export async function rulesReview(namespace: string): Promise<RulesReviewStatus> {
-  const r = await api.request<{ status?: RulesReviewStatus }>('POST', `/apis/${REVIEW_GROUP}/v1/selfsubjectrulesreviews`, {
-    body: { apiVersion: `${REVIEW_GROUP}/v1`, kind: 'SelfSubjectRulesReview', spec: { namespace } },
+/** The review types as this server serves them (authorization.k8s.io on a real cluster). */
+type ReviewType = Pick<ApiResource, 'group' | 'version'>;
+
+export async function rulesReview(t: ReviewType, namespace: string): Promise<RulesReviewStatus> {
+  const r = await api.request<{ status?: RulesReviewStatus }>('POST', `${groupVersionPath(t)}/selfsubjectrulesreviews`, {
+    body: { apiVersion: apiVersionFor(t), kind: 'SelfSubjectRulesReview', spec: { namespace } },
   });
   return r.body.status ?? {};
 }
 
-export async function accessReview(verb: string, group: string, resource: string, namespace: string, name = '', subresource = ''): Promise<boolean> {
-  const r = await api.request<{ status?: { allowed?: boolean } }>('POST', `/apis/${REVIEW_GROUP}/v1/selfsubjectaccessreviews`, {
-    body: { apiVersion: `${REVIEW_GROUP}/v1`, kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb, group: upstreamGroup(group), resource, subresource, namespace, name } } },
+export async function accessReview(t: ReviewType, verb: string, group: string, resource: string, namespace: string, name = '', subresource = ''): Promise<boolean> {
+  const r = await api.request<{ status?: { allowed?: boolean } }>('POST', `${groupVersionPath(t)}/selfsubjectaccessreviews`, {
+    body: { apiVersion: apiVersionFor(t), kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb, group: upstreamGroup(group), resource, subresource, namespace, name } } },
   });
   return r.body.status?.allowed === true;
 }
@@ -61,14 +67,17 @@ export interface Access {
 /** Access of the current user to one type in one namespace ('' = cluster scope / all namespaces). */
 export function useAccess(type: { group: string; resource: string } | undefined, namespace: string | undefined): Access {
   const ns = namespace ?? '';
-  const rules = useQuery({ queryKey: ['access-rules', ns], queryFn: () => rulesReview(ns), staleTime: STALE_MS, retry: false, enabled: !!type });
+  const discovery = useDiscovery().data;
+  const rulesType = servedResource(discovery, 'authorization.k8s.io', 'selfsubjectrulesreviews');
+  const accessType = servedResource(discovery, 'authorization.k8s.io', 'selfsubjectaccessreviews');
+  const rules = useQuery({ queryKey: keys.accessRules(ns), queryFn: () => rulesReview(rulesType!, ns), staleTime: STALE_MS, retry: false, enabled: !!type && !!rulesType });
   const incomplete = rules.data?.incomplete === true;
   const verbs = useQuery({
-    queryKey: ['access-verbs', type?.group, type?.resource, ns],
-    queryFn: async () => Object.fromEntries(await Promise.all(ACTION_VERBS.map(async (v) => [v, await accessReview(v, type!.group, type!.resource, ns)] as const))),
+    queryKey: keys.accessVerbs(type?.group, type?.resource, ns),
+    queryFn: async () => Object.fromEntries(await Promise.all(ACTION_VERBS.map(async (v) => [v, await accessReview(accessType!, v, type!.group, type!.resource, ns)] as const))),
     staleTime: STALE_MS,
     retry: false,
-    enabled: !!type && incomplete,
+    enabled: !!type && incomplete && !!accessType,
   });
   const where = ns ? `in namespace "${ns}"` : 'at the cluster scope';
   return {

@@ -1,12 +1,11 @@
 // The schema of one kind from the server's /openapi/v3 (built-ins and CRDs): a JSON Schema registered
 // for the YAML editor, the patch strategies for strategic merge patches, and new-object templates.
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { ApiResource } from '../../client/index.js';
 import { apiVersionOf } from '../../client/index.js';
-import { api } from '../api.js';
+import { useOpenApi } from '../data/queries.js';
 import { useCollection } from '../data/informers.js';
-import { kindSchemaName, openApiPath, patchSchemaFor, templateFor, toJsonSchema, type OpenApiDocument } from '../lib/openapi-schema.js';
+import { kindSchemaName, patchSchemaFor, templateFor, toJsonSchema } from '../lib/openapi-schema.js';
 import type { PatchSchema } from '../lib/patches.js';
 import { registerYamlSchema } from '../monaco/index.js';
 
@@ -18,15 +17,6 @@ export interface KindSchema {
   template(opts: { name?: string; namespace?: string }): Record<string, unknown>;
 }
 
-function useOpenApi(group: string, version: string) {
-  return useQuery({
-    queryKey: ['openapi-v3', group, version],
-    queryFn: async ({ signal }) => (await api.request<OpenApiDocument>('GET', openApiPath(group, version), { signal })).body,
-    // a CRD's schema can change; refetched when an editor opens again after a while
-    staleTime: 30_000,
-    retry: 1,
-  });
-}
 
 export function useKindSchema(info: ApiResource | undefined): { schema?: KindSchema; error: unknown; loading: boolean } {
   const q = useOpenApi(info?.group ?? '', info?.version ?? '');

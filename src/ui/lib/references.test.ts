@@ -25,3 +25,17 @@ describe('references', () => {
     expect(endpointSlicePods({ metadata: { name: 's', namespace: 'ns' }, endpoints: [{ targetRef: { kind: 'Pod', name: 'web-1' } }, { targetRef: { kind: 'Node', name: 'n' } }] } as never)).toEqual([{ kind: 'Pod', name: 'web-1', namespace: 'ns', via: 'endpoint' }]);
   });
 });
+
+import { ingressServices, selectorMatches } from './references.js';
+
+describe('more references', () => {
+  test('an Ingress names its backend Services once each', () => {
+    const ing = { metadata: { name: 'i' }, spec: { defaultBackend: { service: { name: 'fallback' } }, rules: [{ http: { paths: [{ backend: { service: { name: 'web', port: { number: 80 } } } }, { backend: { service: { name: 'web' } } }] } }] } };
+    expect(ingressServices(ing).sort()).toEqual(['fallback', 'web']);
+  });
+  test('a Service selector: every pair, and an empty selector selects nothing', () => {
+    expect(selectorMatches({ app: 'a' }, { app: 'a', tier: 'x' })).toBe(true);
+    expect(selectorMatches({ app: 'a', tier: 'y' }, { app: 'a', tier: 'x' })).toBe(false);
+    expect(selectorMatches({}, { app: 'a' })).toBe(false);
+  });
+});

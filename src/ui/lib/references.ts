@@ -74,3 +74,23 @@ export function endpointSlicePods(slice: KubeObject): Ref[] {
     .filter((t) => t.kind === 'Pod' && str(t.name))
     .map((t) => ({ kind: 'Pod' as const, name: str(t.name)!, namespace: str(t.namespace) ?? slice.metadata?.namespace, via: 'endpoint' }));
 }
+
+/** The Services an Ingress sends to (rules and default backend). */
+export function ingressServices(ingress: KubeObject): string[] {
+  const s = obj((ingress as Obj).spec);
+  const names = new Set<string>();
+  const add = (b: unknown) => {
+    const n = str(obj(obj(b).service).name) ?? str(obj(b).serviceName);
+    if (n) names.add(n);
+  };
+  add(s.defaultBackend);
+  add(s.backend);
+  for (const r of arr(s.rules)) for (const p of arr(obj(r.http).paths)) add(p.backend);
+  return [...names];
+}
+
+/** A label selector map matches a set of labels (a Service's selector: every pair present; empty selects nothing). */
+export function selectorMatches(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+  const pairs = Object.entries(selector ?? {});
+  return pairs.length > 0 && pairs.every(([k, v]) => labels?.[k] === v);
+}

@@ -38,6 +38,9 @@ export function MonacoDiff(props: MonacoDiffProps) {
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
       fontSize: 13,
+      // the gutter menu's debounced toolbar update outlives a diff editor closed with its dialog and throws
+      // "AbstractContextKeyService has been disposed" (microsoft/monaco-editor#4581); a read-only diff has no use for it
+      renderGutterMenu: false,
       ...latest.current.options,
     });
     const m = {

@@ -20,7 +20,7 @@ import { AuthnPlayground } from './AuthnPlayground.js';
 import { AuthzPlayground } from './AuthzPlayground.js';
 import { ConfigForm, type FormApi } from './ConfigForm.js';
 import { EncryptionPlayground } from './EncryptionPlayground.js';
-import { copyText, downloadText, loadDraft, readFileText, saveDraft } from './io.js';
+import { copyText, downloadText, loadDraft, readFileText, saveDraft, withExportSpelling, type ExportSpelling } from './io.js';
 import { problemMarkers, problemRange } from './markers.js';
 import { ancestors } from './paths.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
@@ -100,6 +100,7 @@ function KindStudio({ kind }: { kind: ConfigKind }) {
   const [tab, setTab] = useState<'form' | 'playground'>('form');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<{ text: string; tone: 'ok' | 'bad' }>();
+  const [spelling, setSpelling] = useState<ExportSpelling>('periscope');
   const [pasting, setPasting] = useState(false);
   const [revealed, setRevealed] = useState<number>();
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor>(undefined);
@@ -271,12 +272,19 @@ function KindStudio({ kind }: { kind: ConfigKind }) {
           Paste…
         </button>
         <span className="toolbar-sep" />
+        <label className="check small" title="A real kube-apiserver reads only apiserver.config.k8s.io; Periscope reads either">
+          Export for{' '}
+          <select value={spelling} onChange={(e) => setSpelling(e.target.value as ExportSpelling)} data-testid="export-spelling">
+            <option value="periscope">Periscope (apiserver.config.service.io)</option>
+            <option value="upstream">kube-apiserver (apiserver.config.k8s.io)</option>
+          </select>
+        </label>
         <button
           type="button"
           className="btn small"
           data-testid="copy-yaml"
           onClick={() =>
-            copyText(text).then(
+            copyText(withExportSpelling(text, spelling)).then(
               () => setNotice({ text: 'YAML copied to the clipboard', tone: 'ok' }),
               (err: unknown) => setNotice({ text: `copy failed: ${(err as Error).message}`, tone: 'bad' }),
             )
@@ -284,7 +292,7 @@ function KindStudio({ kind }: { kind: ConfigKind }) {
         >
           Copy YAML
         </button>
-        <button type="button" className="btn small" data-testid="download-yaml" onClick={() => downloadText(EXPORT_FILE_NAMES[kind], text)}>
+        <button type="button" className="btn small" data-testid="download-yaml" onClick={() => downloadText(EXPORT_FILE_NAMES[kind], withExportSpelling(text, spelling))}>
           Download {EXPORT_FILE_NAMES[kind]}
         </button>
         <span className="spacer" />

@@ -1,5 +1,7 @@
 // Getting documents in and out of the studio: file open, clipboard, download, drafts.
+import { parseDocument } from 'yaml';
 import type { ConfigKind } from '../../config/index.js';
+import { CONFIG_GROUP, CONFIG_GROUP_ALIAS } from '../../config/model.js';
 
 export function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
@@ -51,4 +53,25 @@ export function saveDraft(kind: ConfigKind, text: string): void {
   } catch {
     /* storage full or unavailable: drafts are a convenience */
   }
+}
+
+/** Which server an exported document is for: ours (neutral group) or a real kube-apiserver (upstream group). */
+export type ExportSpelling = 'periscope' | 'upstream';
+
+/**
+ * The document with its apiVersion group spelled for the server that will read it: a real kube-apiserver
+ * reads only `apiserver.config.k8s.io`; Periscope reads both. Comments and layout are kept; a document
+ * of another group (or one that does not parse) is returned as it is.
+ */
+export function withExportSpelling(text: string, spelling: ExportSpelling): string {
+  const doc = parseDocument(text);
+  if (doc.errors.length) return text;
+  const av = doc.get('apiVersion');
+  if (typeof av !== 'string') return text;
+  const m = /^(apiserver\.config\.(?:service|k8s)\.io)\/(.+)$/.exec(av);
+  if (!m) return text;
+  const group = spelling === 'upstream' ? CONFIG_GROUP_ALIAS : CONFIG_GROUP;
+  if (m[1] === group) return text;
+  doc.set('apiVersion', `${group}/${m[2]}`);
+  return doc.toString({ lineWidth: 0 });
 }

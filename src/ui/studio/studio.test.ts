@@ -169,3 +169,21 @@ describe('problem locations', () => {
     ]);
   });
 });
+
+import { withExportSpelling } from './io.js';
+
+describe('export spelling', () => {
+  const doc = '# for the API server\napiVersion: apiserver.config.service.io/v1\nkind: TracingConfiguration\nendpoint: collector:4317 # otlp\n';
+  test('writes apiserver.config.k8s.io for a real kube-apiserver, keeping comments', () => {
+    const up = withExportSpelling(doc, 'upstream');
+    expect(up).toContain('apiVersion: apiserver.config.k8s.io/v1');
+    expect(up).toContain('# for the API server');
+    expect(up).toContain('# otlp');
+    expect(withExportSpelling(up, 'periscope')).toContain('apiVersion: apiserver.config.service.io/v1');
+  });
+  test('leaves other documents and unparsable text alone', () => {
+    expect(withExportSpelling(doc, 'periscope')).toBe(doc);
+    expect(withExportSpelling('apiVersion: v1\nkind: ConfigMap\n', 'upstream')).toBe('apiVersion: v1\nkind: ConfigMap\n');
+    expect(withExportSpelling('a: [', 'upstream')).toBe('a: [');
+  });
+});

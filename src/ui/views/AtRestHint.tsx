@@ -1,28 +1,11 @@
 // "Stored at rest" row of the object summary: whether and how the server stores this object
 // encrypted, from our read-only endpoint GET /debug/encryption-at-rest?path=<object path>
 // (it reads only the stored prefix). Nothing is shown where the endpoint is missing (proxy mode).
-import { useQuery } from '@tanstack/react-query';
-import { resourcePath, type ResourceRef } from '../../client/index.js';
-import { api } from '../api.js';
-
-interface AtRestInfo {
-  key: string;
-  configured: boolean;
-  writeProvider: string;
-  stored: { encrypted: boolean; provider: string; prefix: string };
-}
+import type { ResourceRef } from '../../client/index.js';
+import { useAtRest } from '../data/queries.js';
 
 export function AtRestHint({ objectRef, resourceVersion }: { objectRef: ResourceRef; resourceVersion?: string }) {
-  const path = resourcePath(objectRef);
-  const q = useQuery({
-    queryKey: ['at-rest', path, resourceVersion],
-    queryFn: async () => {
-      const r = await api.request<AtRestInfo>('GET', `/debug/encryption-at-rest?path=${encodeURIComponent(path)}`);
-      return r.status === 200 ? r.body : null;
-    },
-    staleTime: 30_000,
-    retry: false,
-  });
+  const q = useAtRest(objectRef, resourceVersion);
   const info = q.data;
   if (!info) return null;
   const s = info.stored;

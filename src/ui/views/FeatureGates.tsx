@@ -2,10 +2,9 @@
 // `kubernetes_feature_enabled{name,stage}` gauge of /metrics (so a real cluster behind the proxy shows
 // its own). Reading /metrics needs `get` on that non-resource URL (system:monitoring); without it the
 // panel says so.
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { ApiError, readFeatureGates } from '../../client/index.js';
-import { api } from '../api.js';
+import { ApiError } from '../../client/index.js';
+import { useFeatureGates } from '../data/queries.js';
 import { ErrorState } from '../components/ErrorState.js';
 
 /** Above this many gates (a real kube-apiserver has hundreds) the table gets a filter. */
@@ -14,13 +13,7 @@ const FILTER_FROM = 12;
 const stageLabel = (stage: string) => (stage === '' ? 'GA' : stage.charAt(0) + stage.slice(1).toLowerCase());
 
 export function FeatureGatesPanel() {
-  const gates = useQuery({
-    queryKey: ['feature-gates'],
-    queryFn: ({ signal }) => readFeatureGates(api, { signal }),
-    // gates are fixed while a server runs
-    staleTime: Infinity,
-    retry: (n, e) => !(e instanceof ApiError && e.code < 500) && n < 2,
-  });
+  const gates = useFeatureGates();
   const [filter, setFilter] = useState('');
   const all = gates.data?.gates ?? [];
   const shown = useMemo(() => {

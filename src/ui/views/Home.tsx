@@ -1,21 +1,12 @@
 // The start page: the server, its API groups, and entry points into common types.
-import { useQuery } from '@tanstack/react-query';
 import type { Discovery } from '../../client/index.js';
-import { api } from '../api.js';
+import { useServerVersion } from '../data/queries.js';
 import { ErrorState } from '../components/ErrorState.js';
-import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
-import { Link, href, listPath } from '../router.js';
+import { isAliasGroup } from '../data/discovery.js';
 import { Overview } from './Overview.js';
 
-interface VersionInfo {
-  gitVersion?: string;
-  platform?: string;
-}
-
 export function Home({ discovery, namespace }: { discovery: Discovery | undefined; namespace: string }) {
-  const version = useQuery({ queryKey: ['version'], queryFn: async () => (await api.request<VersionInfo>('GET', '/version')).body, staleTime: Infinity });
-  const resources = useBrowsableResources(discovery);
-  const common = resources.filter((r) => r.categories.includes('all'));
+  const version = useServerVersion();
   return (
     <div className="home" data-testid="home">
       <section className="panel">
@@ -26,21 +17,6 @@ export function Home({ discovery, namespace }: { discovery: Discovery | undefine
         {version.isError && <ErrorState error={version.error} compact />}
       </section>
       <Overview discovery={discovery} namespace={namespace} />
-      {common.length > 0 && (
-        <section className="panel">
-          <h2>Workloads and services</h2>
-          <ul className="tiles">
-            {common.map((r) => (
-              <li key={`${r.group}/${r.resource}`}>
-                <Link href={href(listPath(r), { ns: r.namespaced ? namespace : undefined })}>
-                  <strong>{r.kind}</strong>
-                  <span className="muted small"> {r.group || 'core'}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
       <section className="panel">
         <h2>API groups</h2>
         <ul data-testid="group-list" className="group-list">

@@ -5,7 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiResource, Discovery, KubeObject, ManagedFieldsEntry } from '../../client/index.js';
 import { useBrowsableResources } from '../data/discovery.js';
+import { keys } from '../data/keys.js';
 import { eachLimited, listPages } from '../data/scan.js';
+import { searchableKinds } from '../lib/search-rank.js';
 import { Link, href, objectPath } from '../router.js';
 
 interface Change {
@@ -13,6 +15,7 @@ interface Change {
   name: string;
   entry: ManagedFieldsEntry;
   created: boolean;
+  createdAt?: string;
 }
 
 const WINDOWS = [5, 15, 60, 24 * 60];
@@ -25,9 +28,10 @@ function latest(o: KubeObject): ManagedFieldsEntry | undefined {
 
 export function NamespaceChanges({ namespace, discovery }: { namespace: string; discovery: Discovery }) {
   const [minutes, setMinutes] = useState(15);
-  const kinds = useBrowsableResources(discovery).filter((r) => r.namespaced);
+  // Events served by two groups are one list of objects: read once
+  const kinds = searchableKinds(useBrowsableResources(discovery).filter((r) => r.namespaced));
   const q = useQuery({
-    queryKey: ['namespace-changes', namespace, minutes, kinds.length],
+    queryKey: keys.namespaceChanges(namespace, minutes, kinds.length),
     queryFn: async ({ signal }) => {
       const since = new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
       const out: Change[] = [];
@@ -39,7 +43,8 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
             for await (const page of listPages(k, { namespace, signal }))
               for (const o of page) {
                 const e = latest(o);
-                if (e?.time && e.time >= since) out.push({ resource: k, name: o.metadata!.name!, entry: e, created: (o.metadata?.creationTimestamp ?? '') >= since });
+                // "created" only when the latest write is the creation itself (same second); a later write is a change
+                if (e?.time && e.time >= since) out.push({ resource: k, name: o.metadata!.name!, entry: e, created: !!o.metadata?.creationTimestamp && e.time <= o.metadata.creationTimestamp, createdAt: o.metadata?.creationTimestamp });
               }
           } catch {
             // a kind we may not list
@@ -72,6 +77,7 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
             </Link>{' '}
             <span className="muted small">
               {c.created ? 'created' : 'changed'} by <span className="mono">{c.entry.manager}</span> ({c.entry.operation}) at {c.entry.time}
+              {!c.created && c.createdAt ? ` · created ${c.createdAt}` : ''}
             </span>
           </li>
         ))}

@@ -52,10 +52,15 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   let body;
   if (isError) body = <ErrorState error={error} onRetry={() => void refetch()} />;
   else if (!data) body = <LoadingState label={`Reading ${type.resource}/${name}…`} />;
+  else if (!object && tab === 'history') body = <Timeline objectRef={objectRef} object={undefined} />;
   else if (!object)
     body = (
       <EmptyState title={`${info?.kind ?? type.resource} "${name}" not found${namespace ? ` in ${namespace}` : ''}`}>
-        It does not exist (or was deleted). This view is watching: it fills in if the object is created.
+        It does not exist (or was deleted). This view is watching: it fills in if the object is created.{' '}
+        <Link href={tabHref('history')} data-testid="deleted-history">
+          Its history
+        </Link>{' '}
+        shows the versions the server still retains, and can restore one.
       </EmptyState>
     );
   else if (tab === 'yaml' || tab === 'json') body = <Manifest object={object} format={tab} />;

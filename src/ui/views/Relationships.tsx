@@ -2,11 +2,13 @@
 // Service its EndpointSlices and their Pods, for a Pod what it uses, for a ConfigMap, Secret, PVC or
 // ServiceAccount the Pods using it, for a subject or role the bindings. A graph and the same as lists.
 import { useQuery } from '@tanstack/react-query';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject } from '../../client/index.js';
 import { isAliasGroup, useBrowsableResources } from '../data/discovery.js';
+import { keys } from '../data/keys.js';
 import { eachLimited, listAll, listPages } from '../data/scan.js';
-import { bindsSubject, endpointSlicePods, podSpecRefs, roleOf } from '../lib/references.js';
-import { Link, href, objectPath } from '../router.js';
+import { bindsSubject, endpointSlicePods, ingressServices, podSpecRefs, roleOf, selectorMatches } from '../lib/references.js';
+import { Link, href, navigate, objectPath } from '../router.js';
 
 export interface Related {
   relation: string;
@@ -15,117 +17,284 @@ export interface Related {
   namespace?: string;
   resource?: ApiResource;
   via?: string;
+  /** The node this one hangs off ('' = the object in view). */
+  from: string;
+  /** Hops from the object in view: owners count down (-1, -2), everything else up. */
+  depth: number;
+  /** Referred to by name but not found. */
+  missing?: boolean;
 }
+
+/** A node's identity: one node per object, however many ways it is reached. */
+export const nodeId = (kind: string, namespace: string | undefined, name: string) => `${kind}/${namespace ?? ''}/${name}`;
 
 function typeOf(d: Discovery, kind: string, group?: string): ApiResource | undefined {
   // the group in either spelling: a server lists one spelling (Periscope the neutral one, a real cluster k8s.io)
   return d.resources.find((r) => r.kind === kind && r.preferred && !isAliasGroup(d, r.group) && (group === undefined || sameGroup(r.group, group)));
 }
 
-function rel(d: Discovery, relation: string, kind: string, name: string, namespace: string | undefined, via?: string, group?: string): Related {
-  const resource = typeOf(d, kind, group);
-  return { relation, kind, name, namespace: resource?.namespaced ? namespace : undefined, resource, via };
+const USED_BY_PODS = new Set(['ConfigMap', 'Secret', 'PersistentVolumeClaim', 'ServiceAccount']);
+const POD_OWNERS = new Set(['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController']);
+/** Hops followed from the object in view. */
+const MAX_DEPTH = 3;
+/** Nodes shown at most: a Node runs many pods, a busy namespace holds many objects. */
+const MAX_NODES = 200;
+
+type Obj = Record<string, any>;
+
+/** One walk of the map: lists read once each, nodes and edges deduplicated. */
+class Walk {
+  readonly out: Related[] = [];
+  private readonly seen = new Set<string>();
+  private readonly lists = new Map<string, Promise<KubeObject[]>>();
+  constructor(
+    readonly d: Discovery,
+    readonly signal: AbortSignal,
+  ) {}
+
+  list(r: ApiResource, namespace: string | undefined, o: { labelSelector?: string; fieldSelector?: string; representation?: 'object' | 'metadata' } = {}): Promise<KubeObject[]> {
+    const key = `${r.group}/${r.resource}/${namespace ?? ''}/${o.labelSelector ?? ''}/${o.fieldSelector ?? ''}/${o.representation ?? 'object'}`;
+    let p = this.lists.get(key);
+    if (!p) {
+      p = listAll(r, { namespace, representation: o.representation ?? 'object', labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, signal: this.signal }).catch(() => [] as KubeObject[]);
+      this.lists.set(key, p);
+    }
+    return p;
+  }
+
+  /** The object of a kind by name, undefined when it does not exist (or cannot be listed). */
+  async find(kind: string, group: string | undefined, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    const r = typeOf(this.d, kind, group);
+    if (!r) return undefined;
+    const items = await this.list(r, r.namespaced ? namespace : undefined);
+    return items.find((x) => x.metadata?.name === name && (!r.namespaced || x.metadata?.namespace === namespace));
+  }
+
+  /** Adds a node once (the first way it was reached is the one shown); false when it was there already. */
+  add(rel: Omit<Related, 'resource'> & { resource?: ApiResource }, group?: string): boolean {
+    const resource = rel.resource ?? typeOf(this.d, rel.kind, group);
+    const namespace = resource && !resource.namespaced ? undefined : rel.namespace;
+    const id = nodeId(rel.kind, namespace, rel.name);
+    if (this.seen.has(id) || this.out.length >= MAX_NODES) return false;
+    this.seen.add(id);
+    this.out.push({ ...rel, namespace, resource });
+    return true;
+  }
+
+  markSelf(kind: string, namespace: string | undefined, name: string): void {
+    this.seen.add(nodeId(kind, namespace, name));
+  }
 }
 
-const USED_BY_PODS = new Set(['ConfigMap', 'Secret', 'PersistentVolumeClaim', 'ServiceAccount']);
+/** Name references that must exist: added with a "missing" mark when they do not. */
+async function addRef(w: Walk, from: string, depth: number, relation: string, kind: string, group: string | undefined, namespace: string | undefined, name: string, via?: string): Promise<KubeObject | undefined> {
+  const found = await w.find(kind, group, namespace, name);
+  w.add({ relation, kind, name, namespace, via, from, depth, missing: !found }, group);
+  return found;
+}
+
+/** What a Pod uses and where it runs; its PVCs' volumes and their StorageClass. */
+async function podOut(w: Walk, pod: KubeObject, from: string, depth: number): Promise<void> {
+  const ns = pod.metadata?.namespace;
+  const spec = ((pod as Obj).spec ?? {}) as Obj;
+  for (const r of podSpecRefs(spec, ns)) {
+    const found = await addRef(w, from, depth, 'uses', r.kind, '', ns, r.name, r.via);
+    if (r.kind === 'PersistentVolumeClaim' && found && depth < MAX_DEPTH) await pvcOut(w, found, nodeId('PersistentVolumeClaim', ns, r.name), depth + 1);
+  }
+  if (spec.priorityClassName) await addRef(w, from, depth, 'priority', 'PriorityClass', 'scheduling.k8s.io', undefined, spec.priorityClassName, 'priorityClassName');
+  if (spec.nodeName) await addRef(w, from, depth, 'runs on', 'Node', '', undefined, spec.nodeName, 'spec.nodeName');
+}
+
+async function pvcOut(w: Walk, pvc: KubeObject, from: string, depth: number): Promise<void> {
+  const spec = ((pvc as Obj).spec ?? {}) as Obj;
+  if (spec.volumeName) {
+    const pv = await addRef(w, from, depth, 'volume', 'PersistentVolume', '', undefined, spec.volumeName, 'spec.volumeName');
+    const cls = ((pv as Obj | undefined)?.spec as Obj | undefined)?.storageClassName;
+    if (pv && cls && depth < MAX_DEPTH) await addRef(w, nodeId('PersistentVolume', undefined, spec.volumeName), depth + 1, 'storage class', 'StorageClass', 'storage.k8s.io', undefined, cls, 'storageClassName');
+  } else if (spec.storageClassName) await addRef(w, from, depth, 'storage class', 'StorageClass', 'storage.k8s.io', undefined, spec.storageClassName, 'storageClassName');
+}
+
+/** Pods a controller (by uid) owns, and for each the Node it runs on. */
+async function ownedPods(w: Walk, ns: string | undefined, ownerUids: Map<string, string>, depth: number): Promise<void> {
+  const pods = typeOf(w.d, 'Pod', '');
+  if (!pods || !ownerUids.size) return;
+  for (const p of await w.list(pods, ns)) {
+    const owner = p.metadata?.ownerReferences?.find((r) => ownerUids.has(r.uid));
+    if (!owner) continue;
+    w.add({ relation: 'pods', kind: 'Pod', name: p.metadata!.name!, namespace: p.metadata?.namespace, resource: pods, from: ownerUids.get(owner.uid)!, depth });
+    const node = ((p as Obj).spec as Obj | undefined)?.nodeName;
+    if (node && depth < MAX_DEPTH) await addRef(w, nodeId('Pod', p.metadata?.namespace, p.metadata!.name!), depth + 1, 'runs on', 'Node', '', undefined, node, 'spec.nodeName');
+  }
+}
 
 async function findRelated(d: Discovery, kinds: ApiResource[], info: ApiResource, o: KubeObject, signal: AbortSignal): Promise<Related[]> {
+  const w = new Walk(d, signal);
   const ns = o.metadata?.namespace;
-  const out: Related[] = [];
-  for (const owner of o.metadata?.ownerReferences ?? []) {
-    const r = resourceForKind(d, owner.apiVersion, owner.kind);
-    out.push({ relation: 'owner', kind: owner.kind, name: owner.name, namespace: r?.namespaced ? ns : undefined, resource: r, via: owner.controller ? 'controller' : undefined });
+  const name = o.metadata?.name ?? '';
+  w.markSelf(info.kind, info.namespaced ? ns : undefined, name);
+  // owners, and their owners (a Pod's ReplicaSet's Deployment)
+  let owners = (o.metadata?.ownerReferences ?? []).map((ref) => ({ ref, from: '' }));
+  for (let depth = -1; owners.length && depth >= -2; depth--) {
+    const next: typeof owners = [];
+    for (const { ref: owner, from } of owners) {
+      const r = resourceForKind(d, owner.apiVersion, owner.kind);
+      const id = nodeId(owner.kind, r?.namespaced ? ns : undefined, owner.name);
+      const found = r ? (await w.list(r, r.namespaced ? ns : undefined, { representation: 'metadata' })).find((x) => x.metadata?.uid === owner.uid) : undefined;
+      w.add({ relation: depth === -1 ? 'owner' : "owner's owner", kind: owner.kind, name: owner.name, namespace: r?.namespaced ? ns : undefined, resource: r, via: owner.controller ? 'controller' : undefined, from, depth, missing: !!r && !found });
+      if (found) next.push(...(found.metadata?.ownerReferences ?? []).map((ref) => ({ ref, from: id })));
+    }
+    owners = next;
   }
   // dependents: objects naming this one's uid in ownerReferences (namespaced owners only own objects of their namespace)
   const uid = o.metadata?.uid;
   const candidates = kinds.filter((k) => (ns ? k.namespaced : true));
+  const dependents: { k: ApiResource; x: KubeObject }[] = [];
   await eachLimited(
     candidates,
     4,
     async (k) => {
       try {
-        for await (const page of listPages(k, { namespace: ns, signal }))
-          for (const x of page) if (x.metadata?.ownerReferences?.some((ref) => ref.uid === uid)) out.push({ relation: 'dependent', kind: k.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: k });
+        for await (const page of listPages(k, { namespace: ns, signal })) for (const x of page) if (x.metadata?.ownerReferences?.some((ref) => ref.uid === uid)) dependents.push({ k, x });
       } catch {
         // a kind we may not list: no dependents shown from it
       }
     },
     signal,
   );
-  const spec = (o as { spec?: unknown }).spec;
-  if (info.kind === 'Pod') for (const r of podSpecRefs(spec, ns)) out.push(rel(d, 'uses', r.kind, r.name, ns, r.via, ''));
+  dependents.sort((a, b) => a.k.kind.localeCompare(b.k.kind) || (a.x.metadata?.name ?? '').localeCompare(b.x.metadata?.name ?? ''));
+  for (const { k, x } of dependents) w.add({ relation: 'dependent', kind: k.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: k, from: '', depth: 1 });
+
+  const spec = ((o as Obj).spec ?? {}) as Obj;
+  // a controller's pods (directly, or through its ReplicaSets / Jobs) and where they run
+  if (POD_OWNERS.has(info.kind) && uid) await ownedPods(w, ns, new Map([[uid, '']]), 1);
+  if (info.kind === 'Deployment' || info.kind === 'CronJob') {
+    const mids = new Map(dependents.filter(({ k }) => k.kind === 'ReplicaSet' || k.kind === 'Job').map(({ k, x }) => [x.metadata!.uid!, nodeId(k.kind, x.metadata?.namespace, x.metadata!.name!)]));
+    await ownedPods(w, ns, mids, 2);
+  }
+  if (info.kind === 'Pod') {
+    await podOut(w, o, '', 1);
+    // the Services whose selector picks this pod
+    const svcs = typeOf(d, 'Service', '');
+    if (svcs) for (const s of await w.list(svcs, ns)) if (selectorMatches(((s as Obj).spec as Obj | undefined)?.selector, o.metadata?.labels)) w.add({ relation: 'selected by', kind: 'Service', name: s.metadata!.name!, namespace: ns, resource: svcs, from: '', depth: 1 });
+  }
+  if (info.kind === 'Node') {
+    const pods = typeOf(d, 'Pod', '');
+    if (pods)
+      for (const p of await w.list(pods, undefined, { fieldSelector: `spec.nodeName=${name}` }))
+        w.add({ relation: 'runs', kind: 'Pod', name: p.metadata!.name!, namespace: p.metadata?.namespace, resource: pods, from: '', depth: 1 });
+  }
+  if (info.kind === 'PersistentVolumeClaim') await pvcOut(w, o, '', 1);
+  if (info.kind === 'PersistentVolume' && spec.storageClassName) await addRef(w, '', 1, 'storage class', 'StorageClass', 'storage.k8s.io', undefined, spec.storageClassName, 'storageClassName');
+  if (info.kind === 'Ingress') for (const svc of ingressServices(o)) await addRef(w, '', 1, 'routes to', 'Service', '', ns, svc, 'backend');
+  if (info.kind === 'HorizontalPodAutoscaler' && spec.scaleTargetRef?.kind && spec.scaleTargetRef?.name) {
+    const t = spec.scaleTargetRef as { apiVersion?: string; kind: string; name: string };
+    const r = t.apiVersion ? resourceForKind(d, t.apiVersion, t.kind) : typeOf(d, t.kind);
+    const found = r ? (await w.list(r, ns, { representation: 'metadata' })).some((x) => x.metadata?.name === t.name) : false;
+    w.add({ relation: 'scales', kind: t.kind, name: t.name, namespace: ns, resource: r, from: '', depth: 1, missing: !found, via: 'scaleTargetRef' });
+  }
   if (USED_BY_PODS.has(info.kind) && ns) {
     const pods = typeOf(d, 'Pod', '');
     if (pods)
-      for (const p of await listAll(pods, { namespace: ns, representation: 'object', signal }))
-        for (const r of podSpecRefs((p as { spec?: unknown }).spec, ns)) if (r.kind === info.kind && r.name === o.metadata?.name) out.push({ relation: 'used by', kind: 'Pod', name: p.metadata!.name!, namespace: ns, resource: pods, via: r.via });
+      for (const p of await w.list(pods, ns))
+        for (const r of podSpecRefs((p as Obj).spec, ns)) if (r.kind === info.kind && r.name === name) w.add({ relation: 'used by', kind: 'Pod', name: p.metadata!.name!, namespace: ns, resource: pods, via: r.via, from: '', depth: 1 });
   }
   if (info.kind === 'Service' && ns) {
     const slices = typeOf(d, 'EndpointSlice', 'discovery.k8s.io');
     if (slices)
-      for (const s of await listAll(slices, { namespace: ns, representation: 'object', labelSelector: `kubernetes.io/service-name=${o.metadata?.name}`, signal })) {
-        out.push({ relation: 'endpoints', kind: 'EndpointSlice', name: s.metadata!.name!, namespace: ns, resource: slices });
-        for (const p of endpointSlicePods(s)) out.push({ ...rel(d, 'serves', 'Pod', p.name, p.namespace, `via ${s.metadata!.name}`, ''), namespace: p.namespace });
+      for (const s of await w.list(slices, ns, { labelSelector: `kubernetes.io/service-name=${name}` })) {
+        const sid = nodeId('EndpointSlice', ns, s.metadata!.name!);
+        w.add({ relation: 'endpoints', kind: 'EndpointSlice', name: s.metadata!.name!, namespace: ns, resource: slices, from: '', depth: 1 });
+        for (const p of endpointSlicePods(s)) w.add({ relation: 'serves', kind: 'Pod', name: p.name, namespace: p.namespace, via: `via ${s.metadata!.name}`, from: sid, depth: 2 }, '');
       }
   }
   // bindings: for a subject (ServiceAccount; users and groups are not objects) the roles it is given; for a role its bindings
   const rbacKinds = ['RoleBinding', 'ClusterRoleBinding'].map((k) => d.resources.find((r) => r.kind === k && r.preferred && !isAliasGroup(d, r.group))).filter((r): r is ApiResource => !!r);
   if (info.kind === 'ServiceAccount' || info.kind === 'Role' || info.kind === 'ClusterRole') {
     for (const b of rbacKinds) {
-      let items: KubeObject[] = [];
-      try {
-        items = await listAll(b, { namespace: b.kind === 'RoleBinding' && info.kind === 'Role' ? ns : undefined, representation: 'object', signal });
-      } catch {
-        continue;
-      }
+      const items = await w.list(b, b.kind === 'RoleBinding' && info.kind === 'Role' ? ns : undefined);
       for (const x of items) {
         const role = roleOf(x);
-        if (info.kind === 'ServiceAccount' && bindsSubject(x, { kind: 'ServiceAccount', name: o.metadata!.name!, namespace: ns })) {
-          out.push({ relation: 'bound by', kind: b.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: b });
-          if (role) out.push({ ...rel(d, 'has role', role.kind, role.name, role.namespace, `through ${x.metadata!.name}`), namespace: role.namespace });
-        } else if (role && role.kind === info.kind && role.name === o.metadata?.name && (info.kind === 'ClusterRole' || role.namespace === ns))
-          out.push({ relation: 'granted by', kind: b.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: b });
+        if (info.kind === 'ServiceAccount' && bindsSubject(x, { kind: 'ServiceAccount', name, namespace: ns })) {
+          const bid = nodeId(b.kind, x.metadata?.namespace, x.metadata!.name!);
+          w.add({ relation: 'bound by', kind: b.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: b, from: '', depth: 1 });
+          if (role) await addRef(w, bid, 2, 'has role', role.kind, 'rbac.authorization.k8s.io', role.namespace, role.name, `through ${x.metadata!.name}`);
+        } else if (role && role.kind === info.kind && role.name === name && (info.kind === 'ClusterRole' || role.namespace === ns))
+          w.add({ relation: 'granted by', kind: b.kind, name: x.metadata!.name!, namespace: x.metadata?.namespace, resource: b, from: '', depth: 1 });
       }
     }
   }
-  return out;
+  return w.out;
 }
 
 function linkOf(r: Related, listNamespace: string): string | undefined {
-  return r.resource ? href(objectPath(r.resource, r.resource.namespaced ? r.namespace : undefined, r.name), { ns: listNamespace || undefined }) : undefined;
+  // a node opens its own map: walking on (Deployment → Pod → Node → the Node's other pods) stays here
+  return r.resource && !r.missing ? href(objectPath(r.resource, r.resource.namespaced ? r.namespace : undefined, r.name, 'related'), { ns: listNamespace || undefined }) : undefined;
 }
 
-/** Owners on the left, everything else on the right, this object in the middle: each node a link. */
-function Graph({ self, related, listNamespace }: { self: string; related: Related[]; listNamespace: string }) {
-  const left = related.filter((r) => r.relation === 'owner');
-  const right = related.filter((r) => r.relation !== 'owner').slice(0, 40);
-  const rowH = 28;
-  const height = Math.max(left.length, right.length, 1) * rowH + 20;
-  const cy = height / 2;
-  const node = (r: Related, x: number, y: number, i: number) => {
-    const label = `${r.kind}/${r.name}`;
-    const link = linkOf(r, listNamespace);
-    const text = (
-      <text x={x} y={y + 4} className="graph-label" textAnchor={x < 300 ? 'end' : 'start'}>
-        {label.length > 40 ? `${label.slice(0, 39)}…` : label}
-      </text>
-    );
-    return (
-      <g key={`${r.relation}-${i}`}>
-        <line x1={x < 300 ? x + 6 : x - 6} y1={y} x2={x < 300 ? 250 : 350} y2={cy} className="graph-edge" />
-        <title>{`${r.relation}: ${label}${r.via ? ` (${r.via})` : ''}`}</title>
-        {link ? <a href={link} aria-label={`${r.relation} ${label}`}>{text}</a> : text}
-      </g>
-    );
-  };
+const labelOf = (r: Related) => `${r.kind}/${r.name}`;
+
+/** Columns by hops (owners to the left, the object in view in the middle), an edge from each node to where it was reached from. */
+function Graph({ self, selfKind, related, listNamespace }: { self: string; selfKind: string; related: Related[]; listNamespace: string }) {
+  const colW = 230;
+  const rowH = 26;
+  const depths = [...new Set([0, ...related.map((r) => r.depth)])].sort((a, b) => a - b);
+  const columns = new Map(depths.map((dp) => [dp, dp === 0 ? [] : related.filter((r) => r.depth === dp).slice(0, 40)]));
+  const tallest = Math.max(1, ...[...columns.values()].map((c) => c.length));
+  const height = tallest * rowH + 24;
+  const pos = new Map<string, { x: number; y: number }>();
+  depths.forEach((dp, ci) => {
+    const col = columns.get(dp)!;
+    const x = 20 + ci * colW;
+    if (dp === 0) pos.set('', { x, y: height / 2 });
+    col.forEach((r, i) => pos.set(nodeId(r.kind, r.namespace, r.name), { x, y: 12 + (height - 24) / 2 - ((col.length - 1) * rowH) / 2 + i * rowH }));
+  });
+  const width = 20 + depths.length * colW;
+  const selfLabel = `${selfKind}/${self}`;
   return (
-    <svg className="relations-graph" role="img" aria-label={`Relationships of ${self}`} viewBox={`0 0 600 ${height}`} width="100%" height={height} data-testid="relations-graph">
-      {left.map((r, i) => node(r, 200, 10 + i * rowH + rowH / 2, i))}
-      {right.map((r, i) => node(r, 400, 10 + i * rowH + rowH / 2, i))}
-      <rect x={250} y={cy - 14} width={100} height={28} rx={6} className="graph-self" />
-      <text x={300} y={cy + 4} textAnchor="middle" className="graph-self-label">
-        {self.length > 14 ? `${self.slice(0, 13)}…` : self}
-      </text>
+    <svg className="relations-graph" role="group" aria-label={`Relationship map of ${selfLabel}`} viewBox={`0 0 ${width} ${height}`} width={width} height={height} data-testid="relations-graph">
+      {related.map((r, i) => {
+        const a = pos.get(nodeId(r.kind, r.namespace, r.name));
+        const b = pos.get(r.from) ?? pos.get('');
+        if (!a || !b) return null;
+        const [l, rr] = a.x < b.x ? [a, b] : [b, a];
+        return <line key={`e${i}`} x1={l.x + colW - 30} y1={l.y} x2={rr.x - 4} y2={rr.y} className="graph-edge" />;
+      })}
+      {related.map((r, i) => {
+        const p = pos.get(nodeId(r.kind, r.namespace, r.name));
+        if (!p) return null;
+        const label = labelOf(r);
+        const short = label.length > 30 ? `${label.slice(0, 29)}…` : label;
+        const link = linkOf(r, listNamespace);
+        const text = (
+          <text x={p.x} y={p.y + 4} className={`graph-label${r.missing ? ' graph-missing' : ''}`}>
+            {short}
+            {r.missing ? ' (missing)' : ''}
+          </text>
+        );
+        return (
+          <g key={`n${i}`} data-testid="graph-node" data-node={label}>
+            <title>{`${r.relation}: ${label}${r.namespace ? ` in ${r.namespace}` : ''}${r.via ? ` (${r.via})` : ''}${r.missing ? ' — not found' : ''}`}</title>
+            {link ? (
+              <a href={link} aria-label={`${r.relation} ${label}`} onClick={(e) => (e.preventDefault(), navigate(link))}>
+                {text}
+              </a>
+            ) : (
+              text
+            )}
+          </g>
+        );
+      })}
+      {(() => {
+        const p = pos.get('')!;
+        return (
+          <g>
+            <rect x={p.x - 6} y={p.y - 13} width={colW - 40} height={26} rx={6} className="graph-self" />
+            <text x={p.x} y={p.y + 4} className="graph-self-label">
+              {selfLabel.length > 28 ? `${selfLabel.slice(0, 27)}…` : selfLabel}
+            </text>
+          </g>
+        );
+      })()}
     </svg>
   );
 }
@@ -133,37 +302,84 @@ function Graph({ self, related, listNamespace }: { self: string; related: Relate
 export function Relationships({ info, object, discovery, listNamespace }: { info: ApiResource; object: KubeObject; discovery: Discovery; listNamespace: string }) {
   const kinds = useBrowsableResources(discovery);
   const q = useQuery({
-    queryKey: ['relationships', info.group, info.resource, object.metadata?.namespace, object.metadata?.name, object.metadata?.resourceVersion],
+    queryKey: keys.relationships(info.group, info.resource, object.metadata?.namespace, object.metadata?.name, object.metadata?.resourceVersion),
     queryFn: ({ signal }) => findRelated(discovery, kinds, info, object, signal),
     staleTime: 5_000,
   });
   const related = q.data ?? [];
   const groups = [...new Set(related.map((r) => r.relation))];
+  const [view, setView] = useState<'graph' | 'list'>('graph');
+  const listRef = useRef<HTMLDivElement>(null);
+  // ↑/↓ move between the list's links (Tab still walks them in order)
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const links = [...(listRef.current?.querySelectorAll<HTMLAnchorElement>('a[data-related-link]') ?? [])];
+    const i = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const next = links[e.key === 'ArrowDown' ? Math.min(i + 1, links.length - 1) : Math.max(i - 1, 0)];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  };
   return (
     <div className="relationships" data-testid="relationships">
       {q.isLoading && <p className="muted">Looking for related objects…</p>}
       {q.isError && <p className="banner banner-error">{(q.error as Error).message}</p>}
       {q.data && related.length === 0 && <p className="muted">No owners, dependents or references found.</p>}
-      {related.length > 0 && <Graph self={object.metadata?.name ?? ''} related={related} listNamespace={listNamespace} />}
-      {groups.map((g) => (
-        <section key={g} className="panel" aria-label={g}>
-          <h3>{g}</h3>
-          <ul className="plain-list" data-testid={`related-${g.replace(/\s+/g, '-')}`}>
-            {related
-              .filter((r) => r.relation === g)
-              .map((r, i) => {
-                const link = linkOf(r, listNamespace);
-                const label = `${r.kind}/${r.namespace && r.namespace !== object.metadata?.namespace ? `${r.namespace}/` : ''}${r.name}`;
-                return (
-                  <li key={i} data-testid="related-item">
-                    {link ? <Link href={link}>{label}</Link> : label}
-                    {r.via && <span className="muted small"> {r.via}</span>}
-                  </li>
-                );
-              })}
-          </ul>
-        </section>
-      ))}
+      {related.length > 0 && (
+        <div className="related-views" role="radiogroup" aria-label="Show the map as">
+          <label className="check">
+            <input type="radio" name="related-view" checked={view === 'graph'} onChange={() => setView('graph')} data-testid="related-as-graph" /> graph and list
+          </label>
+          <label className="check">
+            <input type="radio" name="related-view" checked={view === 'list'} onChange={() => setView('list')} data-testid="related-as-list" /> list only
+          </label>
+          {related.some((r) => r.missing) && (
+            <span className="small tone-bad" data-testid="related-missing-count">
+              {' '}
+              {related.filter((r) => r.missing).length} referenced {related.filter((r) => r.missing).length === 1 ? 'object does' : 'objects do'} not exist
+            </span>
+          )}
+        </div>
+      )}
+      {related.length > 0 && view === 'graph' && (
+        <div className="graph-scroll">
+          <Graph self={object.metadata?.name ?? ''} selfKind={info.kind} related={related} listNamespace={listNamespace} />
+        </div>
+      )}
+      <div ref={listRef} onKeyDown={onKey}>
+        {groups.map((g) => (
+          <section key={g} className="panel" aria-label={g}>
+            <h3>{g}</h3>
+            <ul className="plain-list" data-testid={`related-${g.replace(/\s+/g, '-').replace(/'/g, '')}`}>
+              {related
+                .filter((r) => r.relation === g)
+                .map((r) => {
+                  const link = linkOf(r, listNamespace);
+                  const label = `${r.kind}/${r.namespace && r.namespace !== object.metadata?.namespace ? `${r.namespace}/` : ''}${r.name}`;
+                  return (
+                    <li key={nodeId(r.kind, r.namespace, r.name)} data-testid="related-item" data-missing={r.missing ? 'true' : undefined}>
+                      {link ? (
+                        <Link href={link} data-related-link>
+                          {label}
+                        </Link>
+                      ) : (
+                        <span>{label}</span>
+                      )}
+                      {r.missing && (
+                        <span className="pill pill-missing" data-testid="related-missing">
+                          missing
+                        </span>
+                      )}
+                      {r.via && <span className="muted small"> {r.via}</span>}
+                      {r.from && <span className="muted small"> · from {r.from.split('/')[0]}/{r.from.split('/').slice(2).join('/')}</span>}
+                    </li>
+                  );
+                })}
+            </ul>
+          </section>
+        ))}
+      </div>
     </div>
   );
 }

@@ -5,13 +5,10 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { isAbort, type ApiResource, type Discovery } from '../../client/index.js';
 import { useBrowsableResources } from '../data/discovery.js';
 import { listPages } from '../data/scan.js';
+import { rankHits, searchableKinds, type Hit } from '../lib/search-rank.js';
 import { href, navigate, objectPath, setQuery } from '../router.js';
 
-export interface SearchHit {
-  resource: ApiResource;
-  namespace?: string;
-  name: string;
-}
+export type SearchHit = Hit;
 
 const PAGE = 500;
 const CONCURRENCY = 4;
@@ -30,7 +27,7 @@ async function searchKind(r: ApiResource, q: string, namespace: string, signal: 
   for await (const page of listPages(r, { namespace, labelSelector: selector ? q : undefined, pageSize: PAGE, signal })) {
     const hits = page
       .filter((o) => selector || (o.metadata?.name ?? '').toLowerCase().includes(needle))
-      .map((o) => ({ resource: r, namespace: o.metadata?.namespace, name: o.metadata?.name ?? '' }));
+      .map((o) => ({ resource: r, namespace: o.metadata?.namespace, name: o.metadata?.name ?? '', uid: o.metadata?.uid }));
     if (hits.length) onHits(hits);
   }
 }
@@ -46,7 +43,10 @@ export function SearchView({ discovery, namespace, initial }: { discovery: Disco
 
   useEffect(() => input.current?.focus(), []);
 
-  const kinds = useMemo(() => resources.filter((r) => !namespace || r.namespaced), [resources, namespace]);
+  // heaviest kinds first: a search that stops at MAX_HITS has seen the workloads before the Events
+  const kinds = useMemo(() => searchableKinds(resources.filter((r) => !namespace || r.namespaced)), [resources, namespace]);
+  const groups = useMemo(() => rankHits(hits, q, isLabelSelector(q.trim())), [hits, q]);
+  const ordered = useMemo(() => groups.flatMap((g) => g.hits), [groups]);
   useEffect(() => {
     const query = q.trim();
     setHits([]);
@@ -93,13 +93,19 @@ export function SearchView({ discovery, namespace, initial }: { discovery: Disco
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown') {
       e.preventDefault();
-      setActive((a) => Math.min(a + 1, hits.length - 1));
+      setActive((a) => Math.min(a + 1, ordered.length - 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((a) => Math.max(a - 1, 0));
-    } else if (e.key === 'Enter' && hits[active]) {
+    } else if (e.key === 'Home' && ordered.length) {
       e.preventDefault();
-      open(hits[active]);
+      setActive(0);
+    } else if (e.key === 'End' && ordered.length) {
+      e.preventDefault();
+      setActive(ordered.length - 1);
+    } else if (e.key === 'Enter' && ordered[active]) {
+      e.preventDefault();
+      open(ordered[active]);
     } else if (e.key === 'Escape' && state.running) {
       setState((s) => ({ ...s, running: false }));
     }
@@ -123,7 +129,7 @@ export function SearchView({ discovery, namespace, initial }: { discovery: Disco
           role="combobox"
           aria-expanded={hits.length > 0}
           aria-controls="search-results"
-          aria-activedescendant={hits[active] ? `search-hit-${active}` : undefined}
+          aria-activedescendant={ordered[active] ? `search-hit-${active}` : undefined}
           data-testid="search-input"
           value={q}
           onChange={(e) => {
@@ -139,25 +145,43 @@ export function SearchView({ discovery, namespace, initial }: { discovery: Disco
       <p className="muted small" data-testid="search-status" aria-live="polite" data-running={state.running}>
         {q.trim() === ''
           ? 'Type to search.'
-          : `${hits.length.toLocaleString('en-US')}${hits.length >= MAX_HITS ? '+' : ''} found · ${state.done} of ${state.total} kinds searched${state.running ? '…' : ''}${state.errors ? ` · ${state.errors} kinds could not be listed` : ''}`}
+          : `${ordered.length.toLocaleString('en-US')}${hits.length >= MAX_HITS ? '+' : ''} found · ${state.done} of ${state.total} kinds searched${state.running ? '…' : ''}${state.errors ? ` · ${state.errors} kinds could not be listed` : ''}`}
       </p>
       <ul id="search-results" ref={listRef} role="listbox" aria-label="Search results" className="search-results" data-testid="search-results">
-        {hits.map((h, i) => (
-          // options hold no links (nothing interactive nested): a click or Enter opens the object
-          <li
-            key={`${h.resource.group}/${h.resource.resource}/${h.namespace}/${h.name}`}
-            id={`search-hit-${i}`}
-            role="option"
-            aria-selected={i === active}
-            data-index={i}
-            className={i === active ? 'active' : ''}
-            data-testid="search-hit"
-            onClick={() => open(h)}
-          >
-            <span className="muted small">{h.resource.kind}</span> {h.namespace ? <span className="muted">{h.namespace}/</span> : null}
-            <strong>{h.name}</strong>
-          </li>
-        ))}
+        {(() => {
+          let i = -1;
+          return groups.map((g) => (
+            <li key={`${g.resource.group}/${g.resource.resource}`} role="group" aria-labelledby={`search-group-${g.resource.group || 'core'}-${g.resource.resource}`} className="search-group" data-testid="search-group" data-kind={g.resource.kind}>
+              <div className="search-group-title muted small" id={`search-group-${g.resource.group || 'core'}-${g.resource.resource}`} aria-hidden="true">
+                {g.resource.kind} <span>({g.hits.length})</span>
+              </div>
+              <ul role="none">
+                {g.hits.map((h) => {
+                  i++;
+                  const idx = i;
+                  return (
+                    // options hold no links (nothing interactive nested): a click or Enter opens the object
+                    <li
+                      key={`${h.namespace}/${h.name}`}
+                      id={`search-hit-${idx}`}
+                      role="option"
+                      aria-selected={idx === active}
+                      data-index={idx}
+                      className={idx === active ? 'active' : ''}
+                      data-testid="search-hit"
+                      data-kind={h.resource.kind}
+                      data-exact={h.tier === 0}
+                      onClick={() => open(h)}
+                    >
+                      <span className="muted small">{h.resource.kind}</span> {h.namespace ? <span className="muted">{h.namespace}/</span> : null}
+                      <strong>{h.name}</strong>
+                    </li>
+                  );
+                })}
+              </ul>
+            </li>
+          ));
+        })()}
       </ul>
     </div>
   );

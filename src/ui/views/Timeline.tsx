@@ -7,6 +7,10 @@ import { ApiError, isAbort, openWatch, type KubeObject, type ManagedFieldsEntry,
 import { api } from '../api.js';
 import { printObject, withoutNoise } from '../editor/documents.js';
 import { changedHunks, diffLines } from '../lib/line-diff.js';
+import { classifyChange, fieldDiff, restoreBody, type ChangeKind } from '../lib/history.js';
+import { ReviewDialog, type Review } from '../editor/ReviewDialog.js';
+import { buildWrite, sendWrite } from '../editor/requests.js';
+import { ErrorState } from '../components/ErrorState.js';
 
 export interface Version {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -35,6 +39,8 @@ export function authorOf(obj: KubeObject, prev?: KubeObject): ManagedFieldsEntry
 
 /** How long the replay may take before the view shows what it has. */
 const REPLAY_TIMEOUT_SECONDS = 10;
+/** Without a current version (the object is gone) the replay ends at its deletion or after this. */
+const DELETED_REPLAY_SECONDS = 4;
 
 function useHistory(ref: ResourceRef, currentRv: string | undefined) {
   const [versions, setVersions] = useState<Version[]>([]);
@@ -51,7 +57,7 @@ function useHistory(ref: ResourceRef, currentRv: string | undefined) {
           resourceVersion: '1',
           fieldSelector: `metadata.name=${ref.name}`,
           allowWatchBookmarks: true,
-          timeoutSeconds: REPLAY_TIMEOUT_SECONDS,
+          timeoutSeconds: currentRv ? REPLAY_TIMEOUT_SECONDS : DELETED_REPLAY_SECONDS,
           signal: ac.signal,
         });
         for await (const ev of conn.events) {
@@ -67,6 +73,8 @@ function useHistory(ref: ResourceRef, currentRv: string | undefined) {
           }
           // caught up with the version on screen: the history is complete
           if (currentRv && rv && BigInt(rv) >= BigInt(currentRv)) break;
+          // a deleted object has no version to catch up with: its deletion ends the story
+          if (!currentRv && ev.type === 'DELETED') break;
         }
         setState((s) => (s.expired || s.error ? s : { loading: false }));
       } catch (e) {
@@ -82,23 +90,134 @@ function useHistory(ref: ResourceRef, currentRv: string | undefined) {
   return { versions, ...state };
 }
 
-export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object: KubeObject }) {
-  const { versions, loading, expired, error } = useHistory(objectRef, object.metadata?.resourceVersion);
+const CHANGE_LABEL: Record<ChangeKind, string> = { created: 'Created', deleted: 'Deleted', spec: 'Changed', status: 'Status only' };
+type Filter = 'spec' | 'all' | 'status';
+
+function versionLabel(v: Version, kind: ChangeKind): string {
+  const t = authorOf(v.object)?.time ?? v.object.metadata?.creationTimestamp ?? '';
+  return `resourceVersion ${v.object.metadata?.resourceVersion} · ${CHANGE_LABEL[kind].toLowerCase()}${t ? ` · ${t}` : ''}`;
+}
+
+/** Two versions side by side, field by field. */
+function Compare({ versions, kinds }: { versions: Version[]; kinds: ChangeKind[] }) {
+  const n = versions.length;
+  const [from, setFrom] = useState<number>(Math.max(0, n - 2));
+  const [to, setTo] = useState<number>(n - 1);
+  const a = versions[Math.min(from, n - 1)]?.object;
+  const b = versions[Math.min(to, n - 1)]?.object;
+  const changes = useMemo(() => fieldDiff(a, b), [a, b]);
+  if (n < 2) return null;
+  const pick = (value: number, set: (v: number) => void, id: string, label: string) => (
+    <label className="check">
+      {label}{' '}
+      <select id={id} data-testid={id} value={Math.min(value, n - 1)} onChange={(e) => set(Number(e.target.value))}>
+        {versions.map((v, i) => (
+          <option key={v.object.metadata?.resourceVersion ?? i} value={i}>
+            {versionLabel(v, kinds[i]!)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <section className="panel compare" aria-labelledby="compare-h" data-testid="history-compare">
+      <h3 id="compare-h">Compare two versions</h3>
+      <div className="compare-pickers">
+        {pick(from, setFrom, 'compare-from', 'From')}
+        {pick(to, setTo, 'compare-to', 'to')}
+      </div>
+      {changes.length === 0 ? (
+        <p className="muted small">No field differs.</p>
+      ) : (
+        <table className="simple field-diff" data-testid="field-diff">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.path} data-testid="field-change" data-path={c.path}>
+                <td className="mono small">{c.path}</td>
+                <td className="mono small diff-del-cell">{c.before ?? <span className="muted">(none)</span>}</td>
+                <td className="mono small diff-add-cell">{c.after ?? <span className="muted">(none)</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** "Restore this version": the editor's dry run first (its diff of what the server would store), then Confirm. */
+function useRestore(objectRef: ResourceRef, current: KubeObject | undefined) {
+  const [review, setReview] = useState<{ review: Review; version: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string>();
+  const start = async (v: Version) => {
+    setError(undefined);
+    setDone(undefined);
+    setBusy(true);
+    try {
+      const body = JSON.stringify(restoreBody(v.object, current));
+      const request = buildWrite(current ? 'replace' : 'create', objectRef, body, { fieldValidation: 'Strict' });
+      const dry = await sendWrite(request, true);
+      setReview({ review: { request, result: dry.object, warnings: dry.warnings }, version: v.object.metadata?.resourceVersion ?? '' });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirm = async () => {
+    if (!review) return;
+    setBusy(true);
+    try {
+      await sendWrite(review.review.request, false);
+      setDone(review.version);
+      setReview(undefined);
+    } catch (e) {
+      setError(e);
+      setReview(undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { review, busy, error, done, start, confirm, close: () => setReview(undefined) };
+}
+
+export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object: KubeObject | undefined }) {
+  const { versions, loading, expired, error } = useHistory(objectRef, object?.metadata?.resourceVersion);
+  const [filter, setFilter] = useState<Filter>('spec');
+  const restore = useRestore(objectRef, object);
+  const kinds = useMemo(() => versions.map((v, i) => classifyChange(v.type, versions[i - 1]?.object, v.object)), [versions]);
   const entries = useMemo(() => {
     const texts = versions.map((v) => printObject(withoutNoise(v.object), 'yaml'));
     return versions
       .map((v, i) => {
         const diff = diffLines(i === 0 ? '' : texts[i - 1]!, texts[i]!);
-        return { v, hunks: diff ? changedHunks(diff) : undefined, author: authorOf(v.object, versions[i - 1]?.object) };
+        return { v, i, kind: kinds[i]!, hunks: diff ? changedHunks(diff) : undefined, author: authorOf(v.object, versions[i - 1]?.object) };
       })
       .reverse();
-  }, [versions]);
+  }, [versions, kinds]);
+  const shown = entries.filter((e) => filter === 'all' || (filter === 'status' ? e.kind === 'status' : e.kind !== 'status'));
+  const hidden = entries.length - shown.length;
+  const latest = versions.length - 1;
   return (
     <div className="timeline" data-testid="timeline">
       <p className="muted small">
-        Changes of this object the server still retains, newest first; each with the manager that wrote it (from managedFields).
+        Changes of this object the server still retains, newest first, as its watch reports them (created, changed, deleted); each with the manager that wrote it (from managedFields).
         {loading && ' Reading history…'}
       </p>
+      {!object && !loading && versions.length > 0 && (
+        <div className="banner banner-warn" data-testid="timeline-deleted">
+          This object no longer exists. Its last versions are kept below; restoring one creates it again.
+        </div>
+      )}
       {expired && (
         <div className="banner banner-warn" data-testid="timeline-expired">
           The server no longer retains the older history of this object (410 Expired): only the changes since then are shown.
@@ -109,11 +228,34 @@ export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object
           {(error as Error).message}
         </div>
       )}
+      {restore.error !== undefined && <ErrorState error={restore.error} compact />}
+      {restore.done && (
+        <p className="banner" role="status" data-testid="restored">
+          Restored the content of resourceVersion {restore.done}.
+        </p>
+      )}
+      <Compare key={versions.length} versions={versions} kinds={kinds} />
+      <div className="history-filter">
+        <label className="check">
+          Show{' '}
+          <select value={filter} onChange={(e) => setFilter(e.target.value as Filter)} data-testid="history-filter">
+            <option value="spec">changes to spec and metadata</option>
+            <option value="all">all changes</option>
+            <option value="status">status-only changes</option>
+          </select>
+        </label>
+        {hidden > 0 && (
+          <span className="muted small" data-testid="history-hidden">
+            {' '}
+            {hidden} {filter === 'status' ? 'other' : 'status-only'} {hidden === 1 ? 'change' : 'changes'} hidden
+          </span>
+        )}
+      </div>
       <ol className="timeline-list" data-testid="timeline-entries">
-        {entries.map(({ v, hunks, author }) => (
-          <li key={v.object.metadata?.resourceVersion} className="timeline-entry" data-testid="timeline-entry" data-type={v.type}>
+        {shown.map(({ v, i, kind, hunks, author }) => (
+          <li key={v.object.metadata?.resourceVersion} className="timeline-entry" data-testid="timeline-entry" data-type={v.type} data-change={kind}>
             <div className="timeline-head">
-              <strong>{v.type === 'ADDED' ? 'Created' : v.type === 'DELETED' ? 'Deleted' : 'Changed'}</strong> <span className="mono small">resourceVersion {v.object.metadata?.resourceVersion}</span>
+              <strong>{CHANGE_LABEL[kind]}</strong> <span className="mono small">resourceVersion {v.object.metadata?.resourceVersion}</span>
               {author && (
                 <span className="muted small" data-testid="timeline-author">
                   {' '}
@@ -121,16 +263,21 @@ export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object
                   {author.subresource ? `, ${author.subresource}` : ''}){author.time ? ` at ${author.time}` : ''}
                 </span>
               )}
+              {v.type !== 'DELETED' && (i !== latest || !object) && (
+                <button className="btn small" data-testid="restore-version" disabled={restore.busy} onClick={() => void restore.start(v)}>
+                  Restore this version…
+                </button>
+              )}
             </div>
             {hunks ? (
-              <pre className="diff mono small" data-testid="timeline-diff">
-                {hunks.map((h, i) =>
+              <pre className="diff mono small" data-testid="timeline-diff" tabIndex={0} aria-label={`Changes in resourceVersion ${v.object.metadata?.resourceVersion}`}>
+                {hunks.map((h, k) =>
                   h === 'gap' ? (
-                    <span key={i} className="diff-gap">
+                    <span key={k} className="diff-gap">
                       {'⋯\n'}
                     </span>
                   ) : (
-                    <span key={i} className={h.op === '+' ? 'diff-add' : h.op === '-' ? 'diff-del' : 'diff-ctx'}>
+                    <span key={k} className={h.op === '+' ? 'diff-add' : h.op === '-' ? 'diff-del' : 'diff-ctx'}>
                       {`${h.op} ${h.text}\n`}
                     </span>
                   ),
@@ -142,6 +289,7 @@ export function Timeline({ objectRef, object }: { objectRef: ResourceRef; object
           </li>
         ))}
       </ol>
+      {restore.review && <ReviewDialog review={restore.review.review} current={object} format="yaml" busy={restore.busy} onConfirm={() => void restore.confirm()} onClose={restore.close} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 // Live views of a cluster that moves: rollout progress of workloads (desired / updated / ready / available), a
 // Deployment's ReplicaSets as its revision history with one-click rollback, the workload's pods coloured by
 // phase and readiness, and the recent Warning events for the home page.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { KubeObject } from '../../client/index.js';
-import { api } from '../api.js';
+import { useReplicaSetsOf } from '../data/queries.js';
+import { rollbackDeployment } from '../data/writes.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { useCollection } from '../data/informers.js';
 import { ageOf, useNow } from '../lib/age.js';
@@ -51,18 +51,7 @@ function RevisionHistory({ deployment, replicaSets }: { deployment: KubeObject; 
     setBusy(rs.metadata?.name);
     setError(undefined);
     try {
-      // as `kubectl rollout undo`: the ReplicaSet's template without its pod-template-hash label becomes the Deployment's
-      const template = structuredClone(spec(rs).template ?? {});
-      if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
-      await api.patch(
-        { group: 'apps', version: 'v1', resource: 'deployments', namespace: deployment.metadata?.namespace, name: deployment.metadata!.name! },
-        [
-          { op: 'test', path: '/metadata/resourceVersion', value: deployment.metadata?.resourceVersion },
-          { op: 'replace', path: '/spec/template', value: template },
-        ],
-        'application/json-patch+json',
-        { fieldManager: 'periscope-explorer' },
-      );
+      await rollbackDeployment(deployment, rs);
     } catch (e) {
       setError(e);
     } finally {
@@ -161,16 +150,7 @@ export function WorkloadPanel({ object }: { object: KubeObject }) {
   const plainMap = object.kind === 'ReplicationController';
   const selector = selectorString(spec(object).selector, plainMap);
   const isDeployment = object.kind === 'Deployment';
-  // ReplicaSets are read again whenever the Deployment changes (its status follows theirs) rather than watched:
-  // browsers allow six HTTP/1.1 connections per host and the page already holds watches (object, events, pods)
-  const rsList = useQuery({
-    queryKey: ['deployment-replicasets', ns, selector, object.metadata?.resourceVersion],
-    enabled: isDeployment && !!selector,
-    queryFn: async () =>
-      (await api.request<{ items: KubeObject[] }>('GET', `/apis/apps/v1/namespaces/${encodeURIComponent(ns ?? '')}/replicasets`, { query: { labelSelector: selector } })).body.items,
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-  });
+  const rsList = useReplicaSetsOf(object, selector, isDeployment);
   const podList = useCollection<KubeObject>(selector ? { group: '', version: 'v1', resource: 'pods', namespace: ns, representation: 'object', labelSelector: selector } : undefined);
   const uid = object.metadata?.uid;
   const replicaSets = useMemo(

@@ -1,13 +1,12 @@
-// Benchmark ceilings, not linked from the UI.
-// /_bench/static?n=10000&updates=500: the collection table rendering a static array of rows shaped like the
+// Benchmark ceilings: a page of the benchmark build only (bench/vite.bench.config.ts), never shipped in the
+// explorer's build. /bench/static/index.html?n=10000&updates=500: the collection table rendering a static array of rows shaped like the
 // live ones, with no network, parsing or informer.
-// /_bench/static?fetch=/api/v1/namespaces/x/configmaps: the same table over every row of that collection got
+// /bench/static/index.html?fetch=/api/v1/namespaces/x/configmaps: the same table over every row of that collection got
 // the fastest way there is: one unpaged Table request, parsed by the browser, no informer.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { acceptFor, type TableRow } from '../../client/index.js';
-import { VirtualTable } from '../components/VirtualTable.js';
-import { objectOfRow, tableColumns, type Row } from '../lib/table-view.js';
-import type { Location } from '../router.js';
+import { acceptFor, type TableRow } from '../../src/client/index.js';
+import { VirtualTable } from '../../src/ui/components/VirtualTable.js';
+import { objectOfRow, tableColumns, type Row } from '../../src/ui/lib/table-view.js';
 
 const COLUMNS = [
   { name: 'Name', type: 'string', format: 'name', priority: 0 },
@@ -32,10 +31,10 @@ export function benchFetchPath(asked: string | null): string | null {
   return asked && /^\/apis?\/[a-z0-9]/.test(asked) && !asked.includes('//') && !asked.includes('\\') ? asked : null;
 }
 
-export function StaticBench({ location }: { location: Location }) {
-  const fetchPath = benchFetchPath(location.query.get('fetch'));
-  const n = Number(location.query.get('n') ?? 10000);
-  const rate = Number(location.query.get('updates') ?? 0);
+export function StaticBench({ query }: { query: URLSearchParams }) {
+  const fetchPath = benchFetchPath(query.get('fetch'));
+  const n = Number(query.get('n') ?? 10000);
+  const rate = Number(query.get('updates') ?? 0);
   const [rows, setRows] = useState(() => (fetchPath ? [] : makeRows(n)));
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState(0);

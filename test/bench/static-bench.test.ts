@@ -1,6 +1,6 @@
 // The bench page's ?fetch= parameter: only an API path of the page's own origin is ever fetched.
 import { describe, expect, it } from 'vitest';
-import { benchFetchPath } from './StaticBench.js';
+import { benchFetchPath } from '../../bench/static/StaticBench.js';
 
 describe('benchFetchPath', () => {
   it('takes API paths', () => {
