@@ -168,7 +168,7 @@ describe('CRD validation rules under the runtime cost limit', () => {
         versions: [{
           name: 'v1', served: true, storage: true,
           schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
-            items: { type: 'array', maxItems: 500, items: { type: 'object', properties: { tags: { type: 'array', maxItems: 40, items: { type: 'string', maxLength: 8 } } }, 'x-kubernetes-validations': [pairRule('=='), pairRule('<=')] } },
+            items: { type: 'array', maxItems: 500, items: { type: 'object', properties: { tags: { type: 'array', maxItems: 36, items: { type: 'string', maxLength: 4 } } }, 'x-kubernetes-validations': [pairRule('=='), pairRule('<='), pairRule('>=')] } },
           } } } } },
         }],
       },
@@ -177,7 +177,7 @@ describe('CRD validation rules under the runtime cost limit', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const path = '/apis/cost.example.com/v1/namespaces/default/fleets';
     await eventually(async () => expect((await c.get(path)).status).toBe(200));
-    const tags = Array.from({ length: 40 }, (_, i) => `t-${i}`);
+    const tags = Array.from({ length: 36 }, (_, i) => `t-${i}`);
     const fleet = (name: string, n: number) => ({ apiVersion: 'cost.example.com/v1', kind: 'Fleet', metadata: { name }, spec: { items: Array.from({ length: n }, () => ({ tags })) } });
     // each item's evaluations stay far under the per-call limit; 20 items fit the budget, 500 do not
     expect((await c.post(path, fleet('small', 20))).status).toBe(201);

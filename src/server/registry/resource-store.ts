@@ -253,7 +253,8 @@ export class ResourceStore {
       if (old.status === undefined) delete next.status;
       else next.status = old.status;
     }
-    const nm: ObjectMeta = (next.metadata ??= {});
+    // a patch may share untouched subtrees with the stored object: never write into the stored metadata
+    const nm: ObjectMeta = (next.metadata = next.metadata === om || !next.metadata ? { ...next.metadata } : next.metadata);
     if (nm.uid !== undefined && nm.uid !== om.uid)
       errs.push({ type: 'FieldValueInvalid', field: 'metadata.uid', detail: `Invalid value: ${JSON.stringify(nm.uid)}: field is immutable` });
     nm.uid = om.uid;
