@@ -68,6 +68,12 @@ export interface ServerFlags {
   simulatedPodStartMs?: number;
   simulatedPodReadyMs?: number;
   simulatedPodRunMs?: number;
+  /** kube-controller-manager --leader-elect: run the controllers and the scheduler only while holding their Leases. */
+  leaderElect: boolean;
+  /** --leader-elect-lease-duration, --leader-elect-renew-deadline, --leader-elect-retry-period. */
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
 }
 
 export class FlagError extends Error {}
@@ -139,6 +145,10 @@ const FLAGS: Record<string, FlagDef> = {
   'event-ttl': def('duration', 'how long events are kept (default 1h)', (f, v) => (f.eventTtlMs = parseDuration(v, 'event-ttl'))),
   'simulated-pod-start-time': def('duration', 'simulated kubelet: bound pod to Running (default 1s)', (f, v) => (f.simulatedPodStartMs = parseDuration(v, 'simulated-pod-start-time'))),
   'simulated-pod-run-time': def('duration', 'simulated kubelet: run time of run-to-completion pods (default 5s)', (f, v) => (f.simulatedPodRunMs = parseDuration(v, 'simulated-pod-run-time'))),
+  'leader-elect': def('bool', 'run the controllers and the scheduler only while this replica holds their Leases in kube-system (default true)', (f, v) => (f.leaderElect = parseBool(v, 'leader-elect'))),
+  'leader-elect-lease-duration': def('duration', 'how long other candidates wait after the last renewal they saw before taking the lease over (default 15s)', (f, v) => (f.leaderElectLeaseDurationMs = parseDuration(v, 'leader-elect-lease-duration'))),
+  'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
+  'leader-elect-retry-period': def('duration', 'time between attempts to acquire or renew the lease (default 2s)', (f, v) => (f.leaderElectRetryPeriodMs = parseDuration(v, 'leader-elect-retry-period'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -165,6 +175,10 @@ export function defaultFlags(): ServerFlags {
     allowUnauthenticatedRemote: false,
     controllers: ['*'],
     eventTtlMs: 3_600_000,
+    leaderElect: true,
+    leaderElectLeaseDurationMs: 15_000,
+    leaderElectRenewDeadlineMs: 10_000,
+    leaderElectRetryPeriodMs: 2_000,
   };
 }
 
@@ -202,6 +216,8 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   const remote = remoteBindProblem(f);
   if (remote) throw new FlagError(remote);
+  const lease = leaderElectionProblem(f);
+  if (lease) throw new FlagError(lease);
   return f;
 }
 
@@ -215,6 +231,15 @@ export function remoteBindProblem(f: ServerFlags): string | undefined {
     return `refusing to serve proxy mode on --bind-address ${f.bindAddress}: every client on the network would act with the kubeconfig's credentials; bind a loopback address or pass --allow-unauthenticated-remote`;
   if (f.authenticationConfig || f.tokenAuthFile || f.clientCaFile) return undefined;
   return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, --token-auth-file or --client-ca-file, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
+}
+
+/** client-go leaderelection.NewLeaderElector's checks (JitterFactor 1.2), with component-base's flag names. */
+export function leaderElectionProblem(f: Pick<ServerFlags, 'leaderElect' | 'leaderElectLeaseDurationMs' | 'leaderElectRenewDeadlineMs' | 'leaderElectRetryPeriodMs'>): string | undefined {
+  if (!f.leaderElect) return undefined;
+  if (f.leaderElectRetryPeriodMs < 1) return '--leader-elect-retry-period must be greater than zero';
+  if (f.leaderElectLeaseDurationMs <= f.leaderElectRenewDeadlineMs) return '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline';
+  if (f.leaderElectRenewDeadlineMs <= 1.2 * f.leaderElectRetryPeriodMs) return '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period*1.2';
+  return undefined;
 }
 
 export function flagsHelp(): string {

@@ -3,7 +3,7 @@
 // the component's field manager, as upstream components are ordinary API clients.
 import { serverComponent } from '../auth/user.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../../api/status.js';
+import { errors, StatusError } from '../../api/status.js';
 import { parseFeatureGates } from '../features.js';
 import { deleteObject } from '../http/rest/deleter.js';
 import { bindPod } from '../http/rest/binding.js';
@@ -100,6 +100,26 @@ export class ApiWriter {
         throw e;
       }
     }
+  }
+
+  /** The stored object (read from storage, not a cache: leader election compares against the latest version). */
+  async get(group: string, plural: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    const type = this.type(group, plural);
+    return (await new ResourceStore(type, this.deps.store).read(type.scope === 'Namespaced' ? namespace : undefined, name))?.obj;
+  }
+
+  /**
+   * One update with `obj.metadata.resourceVersion` as precondition (409 Conflict when the stored object changed
+   * since, 404 when gone): no retry, as client-go's Update, for writers that decide on the version they read.
+   */
+  async update(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
+    const type = this.type(group, plural);
+    const name = obj.metadata?.name ?? '';
+    const s = this.scope(type, namespace, name, '');
+    const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+    if (!cur) throw errors.notFound(s.rs.target(name));
+    if (!obj.metadata?.resourceVersion) throw errors.conflict(s.rs.target(name));
+    return updateObject(s, this.deps, obj, cur, '', false);
   }
 
   /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
