@@ -127,6 +127,15 @@ describe('leader election state machine', () => {
     const fresh = candidate('restart', 'host_new', clock, { exclusive: true });
     expect(await fresh.tryAcquireOrRenew()).toBe(true);
     expect(await spec('restart')).toMatchObject({ holderIdentity: 'host_new', leaseTransitions: 1 });
+    // only at the first look: a holder that shows up later is waited out as usual (no flapping)
+    const other = candidate('restart', 'host_other', clock, { exclusive: true });
+    const later = candidate('restart', 'host_later', clock, { exclusive: true });
+    expect(await later.tryAcquireOrRenew()).toBe(true); // its first look: taken
+    clock.t += 1_000;
+    expect(await fresh.tryAcquireOrRenew()).toBe(false); // fresh has looked before: it waits
+    expect(await other.tryAcquireOrRenew()).toBe(true); // first look again
+    expect(await later.tryAcquireOrRenew()).toBe(false);
+    expect(await spec('restart')).toMatchObject({ holderIdentity: 'host_other', leaseTransitions: 3 });
   });
 });
 

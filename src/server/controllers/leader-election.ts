@@ -114,7 +114,8 @@ export interface ElectorOptions extends LeaseTimings {
   name: string;
   /**
    * The store is this process's alone (memory, or SQLite opened with an exclusive lock): a Lease held by another
-   * identity can only be a previous run of this server, so it is taken at once instead of after leaseDuration.
+   * identity at this candidate's first look can only be a previous run of this server, so it is taken at once
+   * instead of after leaseDuration (later on, the usual rules apply).
    */
   exclusive?: boolean;
   now?: () => number;
@@ -205,13 +206,15 @@ export class LeaderElector {
       return true;
     }
     // 3. a record exists: a change restarts the expiry clock; a valid lease of another holder is left alone
+    // (on a store of our own, one found at our first look was left by a previous run of this server)
+    const leftBehind = this.opts.exclusive === true && this.observedRaw === undefined;
     if (got.raw !== this.observedRaw) {
       this.observed = got.record;
       this.observedRaw = got.raw;
       this.observedTime = this.now();
     }
     const old = got.record;
-    if (old.holderIdentity !== '' && !this.isLeader() && this.leaseValid(t) && !this.opts.exclusive) return false;
+    if (old.holderIdentity !== '' && !this.isLeader() && this.leaseValid(t) && !leftBehind) return false;
     // 4. take or keep it: the transition count goes up when the holder changes
     const next = this.isLeader() ? { ...record, acquireTime: old.acquireTime, leaseTransitions: old.leaseTransitions } : { ...record, leaseTransitions: old.leaseTransitions + 1 };
     try {
