@@ -3,7 +3,7 @@
 // transition count, release, optimistic concurrency between candidates, and the campaign loop's timings.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type ApiServer } from '../../src/server/app.js';
-import { ApiWriter, COMPONENTS } from '../../src/server/controllers/api-writer.js';
+import { ApiWriter, COMPONENTS, StoppedError } from '../../src/server/controllers/api-writer.js';
 import { LeaderElector, LeaseLock, microTime, type LeaseTimings } from '../../src/server/controllers/leader-election.js';
 import { parseFlags } from '../../src/server/flags.js';
 import { client } from '../helpers/server.js';
@@ -193,6 +193,22 @@ describe('leader election campaign', () => {
     await vi.waitFor(() => expect(a.events).toEqual(['started', 'stopped', 'started']), { timeout: 5_000, interval: 20 });
     await a.stop({ release: true });
     expect((await spec('flaky')).holderIdentity).toBe('');
+  });
+});
+
+describe('the end of a term', () => {
+  it("a controller's writer issues no write once its term's signal is aborted", async () => {
+    const term = new AbortController();
+    const w = new ApiWriter({ ...server.deps, log: () => {}, signal: term.signal }, COMPONENTS.controllerManager);
+    const cm = (name: string) => ({ metadata: { name, namespace: 'default' }, data: { a: '1' } });
+    await w.create('', 'configmaps', 'default', cm('in-term'));
+    term.abort();
+    await expect(w.create('', 'configmaps', 'default', cm('after-term'))).rejects.toBeInstanceOf(StoppedError);
+    await expect(w.mutate('', 'configmaps', 'default', 'in-term', () => true)).rejects.toBeInstanceOf(StoppedError);
+    await expect(w.delete('', 'configmaps', 'default', 'in-term')).rejects.toBeInstanceOf(StoppedError);
+    const api = client(server.url);
+    expect((await api.get('/api/v1/namespaces/default/configmaps/after-term')).status).toBe(404);
+    expect((await api.get('/api/v1/namespaces/default/configmaps/in-term')).status).toBe(200);
   });
 });
 

@@ -116,9 +116,11 @@ export function runControllerManager(deps: ControllerDeps, opts: ControllerManag
           apply(); // stop acting at once (upstream exits the process here)
         },
       });
-    electors.push(elect(CONTROLLER_MANAGER_LEASE, new ApiWriter(deps, COMPONENTS.controllerManager), 'controllerManager'));
+    // the Lease writers outlive the shutdown signal: the release comes after it
+    const leaseDeps = { ...deps, signal: undefined };
+    electors.push(elect(CONTROLLER_MANAGER_LEASE, new ApiWriter(leaseDeps, COMPONENTS.controllerManager), 'controllerManager'));
     // the scheduler has nothing to schedule without simulated nodes (it does not run then)
-    if (opts.cluster.simulatedNodes > 0) electors.push(elect(SCHEDULER_LEASE, new ApiWriter(deps, COMPONENTS.scheduler), 'scheduler'));
+    if (opts.cluster.simulatedNodes > 0) electors.push(elect(SCHEDULER_LEASE, new ApiWriter(leaseDeps, COMPONENTS.scheduler), 'scheduler'));
     for (const e of electors) e.run();
   }
   // a single replica gets both Leases on its first attempts: wait for them so it starts its controllers once
