@@ -36,9 +36,10 @@ import { createPodStreams, connectKind } from './streaming/install.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { ApiServiceAvailabilityController } from './controllers/apiservice-availability.js';
 import { serveAggregated } from './http/aggregated-proxy.js';
-import { startDeletionControllers } from './controllers/deletion.js';
+import { runControllerManager } from './controllers/controller-manager.js';
+import type { FeedListener } from './controllers/object-feed.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
-import { startCluster } from './controllers/cluster.js';
+import { clusterLives } from './controllers/cluster.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
@@ -275,35 +276,28 @@ export async function startServer(
     await policyTypes.start();
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
-    const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
+    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
+    // every replica routes aggregated groups; the controller's status writes are the leader's (fed below)
     const apiServices = (deps.aggregator = new ApiServiceAvailabilityController(deps, { signal: shutdown.signal, log }));
     closers.push(() => apiServices.stop());
-    // the deletion controllers' initial scan of the store runs beside serving, not before it
-    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults, apiServices], flags.controllers);
-    deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
-    closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
-    // the workload controllers' initial scan runs beside serving too
-    const cluster = startCluster({ store, types, admission, log, signal: shutdown.signal }, {
-      controllers: flags.controllers,
-      simulatedNodes,
-      eventTtlMs: flags.eventTtlMs,
-      hpaSyncPeriodMs: flags.hpaSyncPeriodMs,
-      kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
-      now: opts.now,
-    });
-    cluster.catch((e) => log(`controllers failed to start: ${(e as Error).message}`));
-    closers.push(() => cluster.then((c) => c.stop(), () => {}));
     closers.push(() => caches.stopAll());
     // ready means the watch caches hold every type (upstream's readyz waits for its cachers)
     await Promise.all(types.all().map((t) => caches.get(typePrefix(t)).start()));
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
     await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, signal: shutdown.signal });
+    // the controllers, scheduler and simulated nodes run while this replica holds their Leases (in kube-system, made just above)
+    const manager = runControllerManager({ store, types, admission, log, signal: shutdown.signal }, {
+      cluster: { controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
+      leaderElect: flags.leaderElect, timings: { leaseDurationMs: flags.leaderElectLeaseDurationMs, renewDeadlineMs: flags.leaderElectRenewDeadlineMs, retryPeriodMs: flags.leaderElectRetryPeriodMs },
+      exclusive: etcd === undefined, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), termOf(apiServices)],
+    });
+    closers.push(() => manager.stop());
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.
     const stopCompactor = startCompactor(compactionTarget(rawStore), flags.compactionIntervalMs);
     closers.push(stopCompactor);
     ready = true;
-    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, { adminToken: opts.adminToken, living: (await cluster).living });
+    if (flags.demoData) await seedDemoData(`http://127.0.0.1:${port}`.replace('http:', scheme + ':'), log, { adminToken: opts.adminToken, living: clusterLives(flags.controllers, simulatedNodes) });
   };
   let closed: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -356,6 +350,11 @@ export async function startServer(
       return closed;
     },
   };
+}
+
+/** A listener that lives longer than one leadership term: fed while the term lasts, stopped only by its owner. */
+function termOf(l: FeedListener): FeedListener & { stop(): Promise<void> } {
+  return { onSync: (items) => l.onSync(items), onEvent: (ev) => l.onEvent(ev), stop: async () => {} };
 }
 
 /** Stored services keep their cluster IPs and node ports across restarts. */

@@ -80,6 +80,12 @@ export interface ServerFlags {
   streamingConnectionIdleTimeoutMs: number;
   /** What `kubectl exec` into a simulated container runs: the built-in shell, or (opt-in) a local process. */
   simulatedExec: 'builtin' | 'host';
+  /** kube-controller-manager --leader-elect: run the controllers and the scheduler only while holding their Leases. */
+  leaderElect: boolean;
+  /** --leader-elect-lease-duration, --leader-elect-renew-deadline, --leader-elect-retry-period. */
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
 }
 
 export class FlagError extends Error {}
@@ -164,6 +170,10 @@ const FLAGS: Record<string, FlagDef> = {
     if (v !== 'builtin' && v !== 'host') throw new FlagError(`invalid value "${v}" for flag --simulated-exec: must be builtin or host`);
     f.simulatedExec = v;
   }),
+  'leader-elect': def('bool', 'run the controllers and the scheduler only while this replica holds their Leases in kube-system (default true)', (f, v) => (f.leaderElect = parseBool(v, 'leader-elect'))),
+  'leader-elect-lease-duration': def('duration', 'how long other candidates wait after the last renewal they saw before taking the lease over (default 15s)', (f, v) => (f.leaderElectLeaseDurationMs = parseDuration(v, 'leader-elect-lease-duration'))),
+  'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
+  'leader-elect-retry-period': def('duration', 'time between attempts to acquire or renew the lease (default 2s)', (f, v) => (f.leaderElectRetryPeriodMs = parseDuration(v, 'leader-elect-retry-period'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -192,6 +202,10 @@ export function defaultFlags(): ServerFlags {
     eventTtlMs: 3_600_000,
     streamingConnectionIdleTimeoutMs: 4 * 3600_000,
     simulatedExec: 'builtin',
+    leaderElect: true,
+    leaderElectLeaseDurationMs: 15_000,
+    leaderElectRenewDeadlineMs: 10_000,
+    leaderElectRetryPeriodMs: 2_000,
   };
 }
 
@@ -233,6 +247,8 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (remote) throw new FlagError(remote);
   const hostExec = hostExecProblem(f);
   if (hostExec) throw new FlagError(hostExec);
+  const lease = leaderElectionProblem(f);
+  if (lease) throw new FlagError(lease);
   return f;
 }
 
@@ -260,6 +276,15 @@ function authenticationConfigured(f: ServerFlags): boolean {
 export function hostExecProblem(f: Pick<ServerFlags, 'simulatedExec' | 'bindAddress' | 'authenticationConfig' | 'tokenAuthFile' | 'clientCaFile'>): string | undefined {
   if (f.simulatedExec !== 'host' || isLoopback(f.bindAddress) || authenticationConfigured(f as ServerFlags)) return undefined;
   return `refusing --simulated-exec=host on --bind-address ${f.bindAddress} without authentication: anyone on the network could run programs on this machine; bind a loopback address or configure --authentication-config, --token-auth-file or --client-ca-file`;
+}
+
+/** client-go leaderelection.NewLeaderElector's checks (JitterFactor 1.2), with component-base's flag names. */
+export function leaderElectionProblem(f: Pick<ServerFlags, 'leaderElect' | 'leaderElectLeaseDurationMs' | 'leaderElectRenewDeadlineMs' | 'leaderElectRetryPeriodMs'>): string | undefined {
+  if (!f.leaderElect) return undefined;
+  if (f.leaderElectRetryPeriodMs < 1) return '--leader-elect-retry-period must be greater than zero';
+  if (f.leaderElectLeaseDurationMs <= f.leaderElectRenewDeadlineMs) return '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline';
+  if (f.leaderElectRenewDeadlineMs <= 1.2 * f.leaderElectRetryPeriodMs) return '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period*1.2';
+  return undefined;
 }
 
 export function flagsHelp(): string {

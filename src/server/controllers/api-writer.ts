@@ -3,7 +3,7 @@
 // the component's field manager, as upstream components are ordinary API clients.
 import { serverComponent } from '../auth/user.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../../api/status.js';
+import { errors, StatusError } from '../../api/status.js';
 import { parseFeatureGates } from '../features.js';
 import { deleteObject } from '../http/rest/deleter.js';
 import { bindPod } from '../http/rest/binding.js';
@@ -34,6 +34,14 @@ export class ApiWriter {
     private deps: ControllerDeps,
     readonly component: Component,
   ) {}
+
+  /**
+   * Writes stop with the writer's term: once deps.signal is aborted (the replica lost its leader Lease, or shuts
+   * down) a sync still running issues no further write, as upstream's controller manager exits on losing it.
+   */
+  private fence(): void {
+    if (this.deps.signal?.aborted) throw new StoppedError(`${this.component.manager} stopped: no more writes in this term`);
+  }
 
   /** Whether the API serves the kind now (kinds may arrive later: CRDs, or built-ins a later merge adds). */
   has(group: string, plural: string): boolean {
@@ -72,6 +80,7 @@ export class ApiWriter {
   }
 
   async create(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
+    this.fence();
     const type = this.type(group, plural);
     obj.apiVersion = gv(type.group, type.version);
     obj.kind = type.kind;
@@ -84,6 +93,7 @@ export class ApiWriter {
    * 'status' only the status is written. Returns the stored object, or undefined when gone, replaced (uid) or unchanged.
    */
   async mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts: { subresource?: string; uid?: string } = {}): Promise<KubeObject | undefined> {
+    this.fence();
     const type = this.type(group, plural);
     const sub = opts.subresource ?? '';
     const s = this.scope(type, namespace, name, sub);
@@ -92,6 +102,7 @@ export class ApiWriter {
       if (!cur || (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid)) return undefined;
       const next = structuredClone(cur.obj);
       if (!fn(next)) return undefined;
+      this.fence();
       try {
         return await updateObject(s, this.deps, next, cur, sub, false);
       } catch (e) {
@@ -102,8 +113,30 @@ export class ApiWriter {
     }
   }
 
+  /** The stored object (read from storage, not a cache: leader election compares against the latest version). */
+  async get(group: string, plural: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    const type = this.type(group, plural);
+    return (await new ResourceStore(type, this.deps.store).read(type.scope === 'Namespaced' ? namespace : undefined, name))?.obj;
+  }
+
+  /**
+   * One update with `obj.metadata.resourceVersion` as precondition (409 Conflict when the stored object changed
+   * since, 404 when gone): no retry, as client-go's Update, for writers that decide on the version they read.
+   */
+  async update(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
+    this.fence();
+    const type = this.type(group, plural);
+    const name = obj.metadata?.name ?? '';
+    const s = this.scope(type, namespace, name, '');
+    const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+    if (!cur) throw errors.notFound(s.rs.target(name));
+    if (!obj.metadata?.resourceVersion) throw errors.conflict(s.rs.target(name));
+    return updateObject(s, this.deps, obj, cur, '', false);
+  }
+
   /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
   async bind(namespace: string | undefined, name: string, uid: string, node: string): Promise<KubeObject | undefined> {
+    this.fence();
     const type = this.type('', 'pods');
     try {
       return await bindPod(new ResourceStore(type, this.deps.store), namespace, name, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { kind: 'Node', name: node } } as KubeObject, { uid });
@@ -115,6 +148,7 @@ export class ApiWriter {
 
   /** Deletes one object (its last or terminating state is returned); a missing one is not an error. */
   async delete(group: string, plural: string, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject | undefined> {
+    this.fence();
     const type = this.type(group, plural);
     try {
       return (await deleteObject(this.deps, type, namespace, name, options, this.component.user)).obj;
@@ -124,6 +158,9 @@ export class ApiWriter {
     }
   }
 }
+
+/** A write refused because the writer's term ended. */
+export class StoppedError extends Error {}
 
 export const isConflict = (e: unknown): boolean => e instanceof StatusError && e.code === 409;
 export const isAlreadyExists = (e: unknown): boolean => e instanceof StatusError && e.code === 409 && e.status.reason === 'AlreadyExists';

@@ -30,6 +30,17 @@ export interface ClusterOptions {
   kubelet?: Partial<KubeletTimings>;
   /** The clock of the controllers (tests move it). */
   now?: () => number;
+  /**
+   * What this replica runs (both by default): `controllerManager` = the workload controllers, the Event TTL and
+   * the simulated nodes with their kubelets (held with the kube-controller-manager Lease); `scheduler` = the
+   * scheduler (held with the kube-scheduler Lease).
+   */
+  roles?: { controllerManager: boolean; scheduler: boolean };
+}
+
+/** Whether nodes run pods and Deployments make them with these flags (demo data needs no hand-made pods then). */
+export function clusterLives(controllers: string[], simulatedNodes: number): boolean {
+  return simulatedNodes > 0 && controllerEnabled(controllers, 'deployment-controller') && controllerEnabled(controllers, 'replicaset-controller');
 }
 
 /** The simulated cluster's controllers under kube-controller-manager's names (1.33), with their old aliases. */
@@ -85,7 +96,8 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   };
   // each controller reports under its own component name, as upstream's recorders do
   const recorder = (component: string) => new EventRecorder(kcm, { component }, deps.log);
-  const on = (name: string) => controllerEnabled(opts.controllers, name);
+  const roles = opts.roles ?? { controllerManager: true, scheduler: true };
+  const on = (name: string) => roles.controllerManager && controllerEnabled(opts.controllers, name);
   const controllers: Reconciler[] = [];
   if (on('replicaset-controller')) controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replicaset-controller') }));
   if (on('deployment-controller')) controllers.push(new DeploymentController({ ...ctx, events: recorder('deployment-controller') }));
@@ -102,10 +114,12 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }, opts.hpaSyncPeriodMs));
   if (on('resourcequota-controller')) controllers.push(new ResourceQuotaController(ctx, deps.store, deps.types));
   let nodes: SimulatedNodes | undefined;
-  if (opts.simulatedNodes > 0) {
+  if (opts.simulatedNodes > 0 && roles.scheduler) {
     const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);
-    const kubelet = new ApiWriter(deps, COMPONENTS.kubelet);
     controllers.push(new Scheduler(ctx, scheduler, new EventRecorder(scheduler, { component: 'default-scheduler' }, deps.log)));
+  }
+  if (opts.simulatedNodes > 0 && roles.controllerManager) {
+    const kubelet = new ApiWriter(deps, COMPONENTS.kubelet);
     const byNode = new Map<string, EventRecorder>();
     const eventsFor = (node: string) => {
       let r = byNode.get(node);
@@ -115,7 +129,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
     controllers.push(new SimulatedKubelet(ctx, kubelet, eventsFor, { ...DEFAULT_KUBELET_TIMINGS, ...Object.fromEntries(Object.entries(opts.kubelet ?? {}).filter(([, v]) => v !== undefined)) }));
     nodes = new SimulatedNodes(kubelet, opts.simulatedNodes, deps.log);
   }
-  const ttl = controllers.length > 0 ? new EventTtl(cache, kcm, opts.eventTtlMs, now, deps.log) : undefined;
+  const ttl = controllers.length > 0 && roles.controllerManager ? new EventTtl(cache, kcm, opts.eventTtlMs, now, deps.log) : undefined;
   for (const kind of ['core/pods', 'core/nodes']) cache.on(kind);
   feed.subscribe(cache);
   await feed.start();
@@ -123,7 +137,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   ttl?.start();
   return {
     cache,
-    living: opts.simulatedNodes > 0 && on('deployment-controller') && on('replicaset-controller'),
+    living: clusterLives(opts.controllers, opts.simulatedNodes),
     controllers,
     async stop() {
       feed.stop();

@@ -3,7 +3,7 @@
 // bumped on one Event instead of a new one each time), and TTL cleanup (kube-apiserver --event-ttl, 1h).
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import type { ApiWriter } from './api-writer.js';
+import { StoppedError, type ApiWriter } from './api-writer.js';
 import type { ClusterCache } from './cluster-cache.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -43,7 +43,9 @@ export class EventRecorder {
     this.pending++;
     this.chain = this.chain
       .then(() => this.write(namespace, seriesKey, involved, type, reason, message))
-      .catch((e) => this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`))
+      .catch((e) => {
+        if (!(e instanceof StoppedError)) this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`);
+      })
       .finally(() => this.pending--);
   }
 

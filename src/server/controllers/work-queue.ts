@@ -45,6 +45,9 @@ export class WorkQueue {
   }
 
   private kick(): void {
+    // a stopped queue starts no worker: a key queued again while it ran (`again`) would otherwise spin up
+    // worker after worker that return at once, a microtask loop that never lets timers or I/O run
+    if (this.stopped) return;
     while (this.loops.size < this.workers && this.pending.size > this.loops.size - this.busy()) {
       const loop: Promise<void> = this.loop().finally(() => {
         this.loops.delete(loop);
