@@ -1,7 +1,7 @@
 // Accessibility: axe-core on every main view (no serious or critical violations, in both themes),
 // and keyboard-only use of the main paths.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { createNamespace } from './helpers.js';
 
 const NS = 'a11y-e2e';

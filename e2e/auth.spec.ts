@@ -1,6 +1,6 @@
 // The explorer against a server that requires credentials: sign-in page, the current user in the
 // header, a 401 mid-session back to sign-in on the same page, sign-out.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // A read-only user in the explorer: actions they lack the permission for are disabled with a tooltip
 // naming the permission, and a 403 from the server is shown with the server's message. Runs its own
 // server with a token file (RBAC); the browser sends the user's token on every request.
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext } from './fixtures.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // The explorer over a living cluster (npm start: simulated nodes, controllers, demo Deployments, one crash-looping).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { shot } from './helpers.js';
 
 test('home lists recent warnings, newest first, linking to the object', async ({ page }) => {

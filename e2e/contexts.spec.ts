@@ -1,6 +1,6 @@
 // Proxy mode: the context in use is always visible and every kubeconfig context is selectable
 // without a restart. A proxy is started here against the embedded server Playwright runs.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 // The default edit flow (like kubectl edit: a patch of the user's changes, no field-manager
 // knowledge needed) and typing at human speed into every YAML editor: create, edit, config studio.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures.js';
 import { createNamespace, settledDeployment } from './helpers.js';
 
 const NS = 'edit-flow-e2e';

@@ -1,7 +1,7 @@
 // The object editor against the embedded server: create from a template, each edit mode sending its
 // real request, apply conflicts, replace conflicts with rebase, dry-run previews, validation markers,
 // deletion with a finalizer.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures.js';
 import { stringify } from 'yaml';
 import { createNamespace, settledDeployment, shot } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // The overview (counts, problems first, warnings), global search, an object's history and its
 // relationships, against the embedded server.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures.js';
 import { createConfigMap, createNamespace } from './helpers.js';
 
 const NS = 'insights-e2e';

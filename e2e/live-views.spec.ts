@@ -1,6 +1,6 @@
 // Many live views at once: watches run over WebSocket, so 20 views (tabs of the same explorer) stay
 // live together; a browser allows only six HTTP/1.1 streams per host.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { createConfigMap, createNamespace } from './helpers.js';
 
 const VIEWS = 20;

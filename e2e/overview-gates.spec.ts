@@ -1,7 +1,7 @@
 // The overview's feature gates, read from /metrics as upstream publishes them: a gate set by
 // --feature-gates shows with its state and stage; a user who may not read /metrics is told so, and the
 // system:monitoring group may. Runs its own server (token file, RBAC, chosen gates).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

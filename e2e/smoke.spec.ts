@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test('the served explorer page opens and talks to the server', async ({ page }) => {
   await page.goto('/');

@@ -1,6 +1,6 @@
 // The config studio: each kind authored through the form with the YAML following, problems hit,
 // jumped to and fixed, YAML edits flowing back into the form, the playgrounds, import and export.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { readFileSync } from 'node:fs';
 import { shot } from './helpers.js';
 

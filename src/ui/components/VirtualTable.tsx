@@ -43,7 +43,8 @@ function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: 
       }
       const min = Math.min(Math.max(len + 2, 6), i === 0 || c.name === 'Name' ? 48 : 36);
       total += min;
-      return c.numeric || c.timestamp ? `minmax(${min}ch, max-content)` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
+      // fixed tracks: each row is its own grid, so a content-sized track would differ from row to row and from the header
+      return c.numeric || c.timestamp ? `${min}ch` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
     })
     .join(' ');
   return { template, minWidth: `calc(${total}ch + ${columns.length * 1.2}rem)` };
@@ -101,7 +102,7 @@ export function VirtualTable(props: VirtualTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
   const count = rows.length + placeholders;
-  const hasAges = columns.some((c) => c.timestamp);
+  const hasAges = columns.some((c) => c.timestamp || c.ticking);
   const clock = useNow();
   const now = hasAges ? clock : 0;
   const virtualizer = useFixedRows(scrollRef, count, ROW_HEIGHT, 10);

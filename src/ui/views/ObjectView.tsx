@@ -11,6 +11,7 @@ import { useCollection, useObject } from '../data/informers.js';
 import { useAccess, type Access } from '../data/permissions.js';
 import { AccessPanel } from './AccessPanel.js';
 import { ageOf, useNow } from '../lib/age.js';
+import { conditionTone } from '../lib/conditions.js';
 import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
@@ -289,10 +290,12 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
             </thead>
             <tbody>
               {conditions.map((c, i) => (
-                <tr key={c.type ?? i} className={`cond-${String(c.status).toLowerCase()}`}>
+                <tr key={c.type ?? i} className={`cond-${conditionTone(c.type, c.status)}`}>
                   <td>{c.type}</td>
                   <td>
-                    <span className={`pill cond-${String(c.status).toLowerCase()}`}>{c.status}</span>
+                    <span className={`pill cond-${conditionTone(c.type, c.status)}`} data-testid={`condition-${c.type}`}>
+                      {c.status}
+                    </span>
                   </td>
                   <td>{c.reason}</td>
                   <td className="wrap">{c.message}</td>

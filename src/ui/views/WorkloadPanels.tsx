@@ -7,6 +7,7 @@ import type { KubeObject } from '../../client/index.js';
 import { api } from '../api.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { useCollection } from '../data/informers.js';
+import { FIELD_MANAGER } from '../data/writes.js';
 import { ageOf, useNow } from '../lib/age.js';
 import { isWorkload, podState, rolloutBars, selectorString } from '../lib/workloads.js';
 import { Link, href, objectPath } from '../router.js';
@@ -61,7 +62,7 @@ function RevisionHistory({ deployment, replicaSets }: { deployment: KubeObject; 
           { op: 'replace', path: '/spec/template', value: template },
         ],
         'application/json-patch+json',
-        { fieldManager: 'periscope-explorer' },
+        { fieldManager: FIELD_MANAGER },
       );
     } catch (e) {
       setError(e);
