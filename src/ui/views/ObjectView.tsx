@@ -15,6 +15,7 @@ import { conditionTone } from '../lib/conditions.js';
 import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
+import { PodContainers } from './PodContainers.js';
 import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
@@ -272,7 +273,8 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
         </dl>
       </section>
       {isWorkload(object) && <WorkloadPanel object={object} />}
-      {object.kind === 'Pod' && <PodLine pod={object} />}
+      {object.kind === 'Pod' && <PodLine pod={object} listNamespace={listNamespace} />}
+      {object.kind === 'Pod' && <PodContainers pod={object} />}
       <section className="panel">
         <h3>Conditions</h3>
         {conditions.length === 0 ? (
@@ -311,8 +313,9 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
 }
 
 /** A pod's phase (or waiting reason), readiness and restarts, coloured as in the workload views. */
-function PodLine({ pod }: { pod: KubeObject }) {
+function PodLine({ pod, listNamespace }: { pod: KubeObject; listNamespace: string }) {
   const s = podState(pod);
+  const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
   return (
     <section className="panel" data-testid="pod-state">
       <h3>State</h3>
@@ -320,7 +323,15 @@ function PodLine({ pod }: { pod: KubeObject }) {
         {s.phase}
       </span>{' '}
       ready {s.ready} · restarts <span className={s.restarts > 0 ? 'restarts' : ''}>{s.restarts}</span>
-      {(pod.spec as { nodeName?: string } | undefined)?.nodeName && <span className="muted"> · on {(pod.spec as { nodeName?: string }).nodeName}</span>}
+      {node && (
+        <span className="muted">
+          {' '}
+          · on node{' '}
+          <Link href={href(objectPath({ group: '', version: 'v1', resource: 'nodes' }, undefined, node), { ns: listNamespace || undefined })} data-testid="node-link">
+            {node}
+          </Link>
+        </span>
+      )}
     </section>
   );
 }
