@@ -1,7 +1,7 @@
 // A tiny router over the History API: every view has a URL (deep links, back/forward).
 //   /                                              home
 //   /r/<group|core>/<version>/<resource>           a collection  (?ns= &l= label selector &q= filter &sort= &wide &meta &all)
-//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|history|related)
+//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|access|history|related|logs|shell)
 //   /r/<group|core>/<version>/<resource>/_new      a new object of that type (?ns= its namespace)
 //   /_bench/static                                 the static-render ceiling page used by the UI benchmark
 //   /studio, /studio/<Kind>                        the config studio (configuration documents of the server)
@@ -9,8 +9,9 @@
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
 import { createElement, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
-export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access' | 'history' | 'related';
-export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access', 'history', 'related'];
+export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access' | 'history' | 'related' | 'logs' | 'shell';
+/** Keys 1–9 open the first nine; logs (l) and shell (x) exist on pods and workloads only. */
+export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access', 'history', 'related', 'logs', 'shell'];
 
 export interface TypeRef {
   group: string;

@@ -16,6 +16,7 @@ import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
 import { PodContainers } from './PodContainers.js';
+import { LogsView } from './LogsView.js';
 import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
@@ -30,7 +31,14 @@ interface Props {
   listNamespace: string;
 }
 
-const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related' };
+const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related', logs: 'Logs', shell: 'Terminal' };
+const TAB_KEY: Partial<Record<ObjectTab, string>> = { logs: 'l', shell: 'x' };
+
+/** Tabs an object has: logs on pods and workloads with pods, a terminal on pods. */
+function tabsFor(kind: string | undefined): ObjectTab[] {
+  return (Object.keys(TAB_LABEL) as ObjectTab[]).filter((t) => (t === 'logs' ? kind === 'Pod' || hasPodLogs(kind) : t === 'shell' ? kind === 'Pod' : true));
+}
+const hasPodLogs = (kind: string | undefined) => !!kind && ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(kind);
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
   const info = discovery?.resources.find((r) => sameGroup(r.group, type.group) && r.version === type.version && r.resource === type.resource);
@@ -70,6 +78,7 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   else if (tab === 'access') body = <AccessPanel object={object} objectRef={objectRef} info={info} discovery={discovery} />;
   else if (tab === 'edit')
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
+  else if (tab === 'logs' && (object.kind === 'Pod' || hasPodLogs(object.kind))) body = <LogsView key={object.metadata?.uid} object={object} />;
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
   else if (tab === 'history')
@@ -115,13 +124,13 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           )}
         </h2>
         <div className="tabs" role="tablist">
-          {(Object.keys(TAB_LABEL) as ObjectTab[]).map((t, i) =>
+          {tabsFor(info?.kind ?? object?.kind).map((t, i) =>
             t === 'edit' && canEdit === false ? (
               <span key={t} role="tab" aria-disabled="true" className="tab disabled" data-testid="tab-edit" title={access.missing('update', { name })}>
                 {TAB_LABEL[t]}
               </span>
             ) : (
-            <Link key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab active' : 'tab'} href={tabHref(t)} replace data-testid={`tab-${t}`} title={`${TAB_LABEL[t]} (${i + 1})`}>
+            <Link key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab active' : 'tab'} href={tabHref(t)} replace data-testid={`tab-${t}`} title={`${TAB_LABEL[t]} (${TAB_KEY[t] ?? i + 1})`}>
               {TAB_LABEL[t]}
               {t === 'events' && events.items.length > 0 && <span className="badge">{events.items.length}</span>}
             </Link>
