@@ -1,6 +1,6 @@
 // One object, live: summary (metadata, owners, finalizers, deletion state, conditions), YAML/JSON,
 // related Events and managed fields.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { apiVersionOf, resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
@@ -17,6 +17,9 @@ import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
 import { PodContainers } from './PodContainers.js';
 import { LogsView } from './LogsView.js';
+
+// xterm.js loads with the first terminal opened
+const TerminalView = lazy(() => import('./TerminalView.js'));
 import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
@@ -79,6 +82,12 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   else if (tab === 'edit')
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
   else if (tab === 'logs' && (object.kind === 'Pod' || hasPodLogs(object.kind))) body = <LogsView key={object.metadata?.uid} object={object} />;
+  else if (tab === 'shell' && object.kind === 'Pod')
+    body = (
+      <Suspense fallback={<LoadingState label="Loading the terminal…" />}>
+        <TerminalView key={object.metadata?.uid} pod={object} info={info} />
+      </Suspense>
+    );
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
   else if (tab === 'history')
