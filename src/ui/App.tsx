@@ -12,6 +12,7 @@ import { JumpBox } from './components/JumpBox.js';
 import { NamespacePicker } from './components/NamespacePicker.js';
 import { Sidebar } from './components/Sidebar.js';
 import { EmptyState } from './components/ErrorState.js';
+import { ActionToasts } from './components/Toasts.js';
 import { useLiveDiscovery } from './data/discovery.js';
 import { sameGroup } from '../client/index.js';
 import { useTheme } from './lib/theme.js';
@@ -48,7 +49,9 @@ const SHORTCUTS: [string, string][] = [
   ['/', 'filter the rows of the current list'],
   ['↑ ↓  j k', 'move through rows; PageUp/PageDown, Home/End'],
   ['Enter', 'open the selected row'],
-  ['1 … 8', 'object tabs: summary, YAML, JSON, events, managed fields, edit, history, related'],
+  ['1 … 9', 'object tabs: summary, YAML, JSON, events, managed fields, edit, access, history, related'],
+  ['e  l  x', 'on an object: edit, logs (pods and workloads), terminal (pods)'],
+  ['s  d', 'on an object: scale (workloads), delete; elsewhere s searches'],
   ['Esc', 'back from an object to its list'],
   ['s', 'search every kind by name or label selector'],
   ['t', 'light / dark theme'],
@@ -85,7 +88,7 @@ export function App() {
         jumpRef.current?.focus();
         return;
       }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.defaultPrevented || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === '/') {
         e.preventDefault();
         (filterRef.current ?? jumpRef.current)?.focus();
@@ -181,6 +184,7 @@ export function App() {
           ))}
         </div>
       )}
+      <ActionToasts />
       {help && (
         <div className="overlay" role="dialog" aria-label="Keyboard shortcuts" onClick={() => setHelp(false)}>
           <div className="dialog" onClick={(e) => e.stopPropagation()}>

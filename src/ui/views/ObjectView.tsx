@@ -1,6 +1,6 @@
 // One object, live: summary (metadata, owners, finalizers, deletion state, conditions), YAML/JSON,
 // related Events and managed fields.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { apiVersionOf, resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
@@ -17,6 +17,7 @@ import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
 import { PodContainers } from './PodContainers.js';
 import { LogsView } from './LogsView.js';
+import { hasActions, isScalable, ObjectActions } from './ObjectActions.js';
 
 // xterm.js loads with the first terminal opened
 const TerminalView = lazy(() => import('./TerminalView.js'));
@@ -24,6 +25,11 @@ import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 import { isWorkload, podState, WorkloadPanel } from './WorkloadPanels.js';
+
+function isTypingTarget(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable || !!el.closest?.('.monaco-editor, .xterm'));
+}
 
 interface Props {
   type: TypeRef;
@@ -56,6 +62,25 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   const tabHref = (t: ObjectTab) => href(objectPath(type, namespace, name, t), { ns: listNamespace || undefined });
   const back = href(listPath(type), { ns: listNamespace || undefined });
   const [deleting, setDeleting] = useState(false);
+  const [scaling, setScaling] = useState(false);
+  // action keys: e edit, l logs, x terminal, s scale, d delete (before the app's own keys: s is search elsewhere)
+  const kind = info?.kind ?? live.object?.kind;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || document.querySelector('.overlay')) return;
+      const go = (t: ObjectTab) => navigate(tabHref(t), { replace: true });
+      let handled = true;
+      if (e.key === 'e') go('edit');
+      else if (e.key === 'l' && (kind === 'Pod' || hasPodLogs(kind))) go('logs');
+      else if (e.key === 'x' && kind === 'Pod') go('shell');
+      else if (e.key === 's' && isScalable(kind) && live.object) setScaling(true);
+      else if (e.key === 'd' && live.object && info?.verbs.includes('delete')) setDeleting(true);
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  });
   const objectRef = { ...type, namespace, name };
   const access = useAccess(info, namespace);
   const canDelete = access.can('delete', { name });
@@ -120,6 +145,7 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           )}
           {data && <span className={`pill state-${data.state}`}>{data.state}</span>}
           <span className="spacer" />
+          {object && hasActions(object.kind) && <ObjectActions object={object} objectRef={objectRef} access={access} scaleOpen={scaling} setScaleOpen={setScaling} />}
           {object && info && discovery && info.verbs.includes('delete') && (
             <button
               className="btn small danger"
