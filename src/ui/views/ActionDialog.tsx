@@ -76,6 +76,14 @@ export function ActionDialog({ request, current, children, onClose, onDone }: Pr
           <>
             <span className="muted small">left: the object now · right: what the server would store</span>
             <MonacoDiff original={original} modified={modified} language="yaml" testId="action-diff" className="review-diff" />
+            {typeof request.body === 'string' && (
+              <details className="review-patch">
+                <summary>The patch sent</summary>
+                <pre className="mono small" data-testid="action-patch">
+                  {request.body}
+                </pre>
+              </details>
+            )}
             {original === modified && (
               <div className="banner" data-testid="action-unchanged">
                 The server would store no change.
