@@ -85,8 +85,16 @@ function emit(): void {
 
 if (typeof window !== 'undefined') window.addEventListener('popstate', emit);
 
+let guard: ((to: string) => boolean) | undefined;
+
+/** One check before every in-app navigation (unsaved edits ask before they are left behind). */
+export function setNavigationGuard(fn: ((to: string) => boolean) | undefined): void {
+  guard = fn;
+}
+
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   if (to === window.location.pathname + window.location.search) return;
+  if (guard && !guard(to)) return;
   if (opts.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   emit();
