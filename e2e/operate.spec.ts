@@ -143,3 +143,22 @@ test('a crash-looping pod: containers show state, last state with exit code, and
   await expect(page.getByTestId('condition-MemoryPressure')).toHaveClass(/cond-ok/, { timeout: 20_000 });
   await expect(page.getByTestId('condition-Ready')).toHaveClass(/cond-ok/);
 });
+
+test('deleting a ReplicaSet-owned pod says it will be recreated, then shows the list with the replacement', async ({ page, request }) => {
+  const ns = 'e2e-delete-owned';
+  await createNamespace(request, ns);
+  await createDeployment(request, ns, 'solo', 1);
+  await settledDeployment(request, `/apis/apps/v1/namespaces/${ns}/deployments/solo`);
+  const pods = (await (await request.get(`/api/v1/namespaces/${ns}/pods`)).json()).items;
+  const old = pods[0].metadata.name as string;
+
+  await page.goto(`/r/core/v1/pods?ns=${ns}`);
+  await page.getByRole('gridcell', { name: old }).click();
+  await page.getByTestId('delete-button').click();
+  const dialog = page.getByTestId('delete-dialog');
+  await expect(dialog.getByTestId('delete-recreated-by')).toContainText(/ReplicaSet solo-[a-z0-9]+ owns this Pod: it will create a replacement/);
+  await dialog.getByTestId('delete-confirm').click();
+  await expect(page).toHaveURL(new RegExp(`/r/core/v1/pods\\?ns=${ns}$`));
+  // the replacement appears in the list
+  await expect(page.getByRole('gridcell', { name: /^solo-/ }).filter({ hasNotText: old }).first()).toBeVisible({ timeout: 20_000 });
+});

@@ -175,7 +175,7 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
       </div>
       <div className={tab === 'edit' ? 'object-body editing' : 'object-body'}>{body}</div>
       {deleting && object && info && discovery && (
-        <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone ? navigate(back) : setDeleting(false))} />
+        <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone || !object.metadata?.finalizers?.length ? navigate(back) : setDeleting(false))} />
       )}
     </div>
   );
