@@ -162,3 +162,18 @@ test('deleting a ReplicaSet-owned pod says it will be recreated, then shows the 
   // the replacement appears in the list
   await expect(page.getByRole('gridcell', { name: /^solo-/ }).filter({ hasNotText: old }).first()).toBeVisible({ timeout: 20_000 });
 });
+
+test('a Secret is masked until revealed, per key', async ({ page, request }) => {
+  const ns = 'e2e-secret';
+  await createNamespace(request, ns);
+  const r = await request.post(`/api/v1/namespaces/${ns}/secrets`, { data: { metadata: { name: 'creds' }, stringData: { password: 's3cret-é', user: 'admin' } } });
+  expect(r.status(), await r.text()).toBe(201);
+  await page.goto(`/r/core/v1/secrets?ns=${ns}`);
+  await page.getByRole('gridcell', { name: 'creds' }).click();
+  const pw = page.getByTestId('secret-key-password');
+  await expect(pw.getByTestId('secret-value')).toContainText('••••');
+  await expect(page.getByTestId('secret-data')).not.toContainText('s3cret');
+  await pw.getByTestId('secret-reveal').click();
+  await expect(pw.getByTestId('secret-value')).toHaveText('s3cret-é');
+  await expect(page.getByTestId('secret-key-user').getByTestId('secret-value')).toContainText('••••');
+});

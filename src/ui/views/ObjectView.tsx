@@ -16,6 +16,7 @@ import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
 import { PodContainers } from './PodContainers.js';
+import { SecretData } from './SecretData.js';
 import { LogsView } from './LogsView.js';
 import { hasActions, isScalable, ObjectActions } from './ObjectActions.js';
 
@@ -319,6 +320,7 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
       {isWorkload(object) && <WorkloadPanel object={object} />}
       {object.kind === 'Pod' && <PodLine pod={object} listNamespace={listNamespace} />}
       {object.kind === 'Pod' && <PodContainers pod={object} />}
+      {object.kind === 'Secret' && !(object.apiVersion ?? 'v1').includes('/') && <SecretData secret={object} />}
       <section className="panel">
         <h3>Conditions</h3>
         {conditions.length === 0 ? (
