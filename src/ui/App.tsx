@@ -139,6 +139,14 @@ export function App() {
 
   return (
     <div className="app">
+      <a href="#main" className="skip-link" data-testid="skip-link" onClick={(e) => {
+        e.preventDefault();
+        const main = document.getElementById('main');
+        const target = main?.querySelector<HTMLElement>('[role=grid], [role=tablist] a, input, button, a[href]') ?? main;
+        target?.focus();
+      }}>
+        Skip to content
+      </a>
       <header className="topbar">
         <Link href={href('/', { ns: namespace || undefined })} className="brand">
           <img src="/periscope.svg" alt="" width={20} height={20} /> Periscope
@@ -165,7 +173,7 @@ export function App() {
       <ConnectionBanner />
       <div className="layout">
         <Sidebar discovery={discovery.data} route={route} namespace={namespace} />
-        <main className="main">
+        <main className="main" id="main" tabIndex={-1}>
           <ManifestViewerContext.Provider value={MonacoManifestViewer} key={auth.generation}>
             <Suspense fallback={<div className="state compact muted">Loading…</div>}>{main}</Suspense>
           </ManifestViewerContext.Provider>

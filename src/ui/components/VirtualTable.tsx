@@ -122,6 +122,12 @@ export function VirtualTable(props: VirtualTableProps) {
     sync();
     return () => ro.disconnect();
   }, []);
+  const gridRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    // after the jump box or a link elsewhere led here: the list takes the keys (j/k/Enter) at once
+    if (!active || active === document.body || !document.getElementById('main')?.contains(active)) gridRef.current?.focus({ preventScroll: true });
+  }, []);
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
@@ -187,6 +193,7 @@ export function VirtualTable(props: VirtualTableProps) {
 
   return (
     <div
+      ref={gridRef}
       className="vtable"
       role="grid"
       aria-label={label}
@@ -209,7 +216,16 @@ export function VirtualTable(props: VirtualTableProps) {
               className={`vcell${c.numeric ? ' num' : ''}${active ? ' sorted' : ''}`}
               aria-sort={active ? (sort!.desc ? 'descending' : 'ascending') : 'none'}
               title={c.description || c.name}
+              tabIndex={onSort ? 0 : undefined}
               onClick={() => onSort?.(c.id)}
+              onKeyDown={(e) => {
+                // sortable from the keyboard: Tab to a header, Enter or Space
+                if (onSort && (e.key === 'Enter' || e.key === ' ')) {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  onSort(c.id);
+                }
+              }}
             >
               {c.name}
               {active && <span className="sort-arrow">{sort!.desc ? ' ▼' : ' ▲'}</span>}
