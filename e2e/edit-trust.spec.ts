@@ -83,3 +83,17 @@ test('unsaved edits survive a tab switch and ask before they are left', async ({
   await page.getByTestId('back-to-list').click();
   await expect(page).toHaveURL(/\/deployments(\?|$)/);
 });
+
+test('completion opens while typing in the Edit tab, without Ctrl+Space', async ({ page, request }) => {
+  await deployment(request, 'completed');
+  await page.goto(`/r/apps/v1/deployments/${NS}/completed/edit`);
+  const buffer = page.getByTestId('edit-buffer');
+  await expect(buffer).toHaveAttribute('data-editor', 'monaco', { timeout: 20_000 });
+  // a new key under spec, after `replicas: 1`
+  await buffer.locator('.view-line').filter({ hasText: 'replicas:' }).first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('minRe', { delay: 100 });
+  await expect(page.locator('.suggest-widget')).toContainText('minReadySeconds', { timeout: 10_000 });
+  await page.keyboard.press('Escape');
+});
