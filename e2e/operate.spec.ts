@@ -177,3 +177,27 @@ test('a Secret is masked until revealed, per key', async ({ page, request }) => 
   await expect(pw.getByTestId('secret-value')).toHaveText('s3cret-é');
   await expect(page.getByTestId('secret-key-user').getByTestId('secret-value')).toContainText('••••');
 });
+
+test('bulk delete from a list: pick with Space and the row box, dry run per object, then delete', async ({ page, request }) => {
+  const ns = 'e2e-bulk';
+  await createNamespace(request, ns);
+  for (const name of ['bulk-a', 'bulk-b', 'bulk-c']) {
+    const r = await request.post(`/api/v1/namespaces/${ns}/configmaps`, { data: { metadata: { name } } });
+    expect(r.status()).toBe(201);
+  }
+  await page.goto(`/r/core/v1/configmaps?ns=${ns}`);
+  await page.getByTestId('text-filter').pressSequentially('bulk', { delay: 100 });
+  const grid = page.getByTestId('resource-table');
+  await expect(grid.locator('.vrow')).toHaveCount(3);
+  await grid.focus();
+  await page.keyboard.press('Space'); // the first row
+  await grid.locator('.vrow').nth(1).getByTestId('row-check').check();
+  await expect(grid.locator('.vrow[data-checked=true]')).toHaveCount(2);
+  await page.getByTestId('bulk-delete').click();
+  const dialog = page.getByTestId('bulk-delete-dialog');
+  await expect(dialog.locator('[data-state=ok]')).toHaveCount(2);
+  await dialog.getByTestId('bulk-delete-confirm').click();
+  await expect(page.getByTestId('toast-ok')).toContainText('Deleted 2 of 2 configmaps');
+  await expect(grid.locator('.vrow')).toHaveCount(1);
+  await expect(grid.locator('.vrow')).toContainText('bulk-c');
+});

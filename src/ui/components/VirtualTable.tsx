@@ -28,6 +28,9 @@ export interface VirtualTableProps {
   rowHref?(row: Row): string | undefined;
   onRangeChange?(first: number, last: number): void;
   label?: string;
+  /** Multi-select (bulk actions): keys of the checked rows; Space or the row's box toggles one. */
+  checked?: ReadonlySet<string>;
+  onToggle?(row: Row): void;
 }
 
 function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: string; minWidth: string } {
@@ -59,14 +62,17 @@ interface RowProps {
   start: number;
   href?: string;
   onClick(index: number, e: MouseEvent): void;
+  checked?: boolean;
+  onToggle?(row: Row): void;
 }
 
-const TableRowView = memo(function TableRowView({ row, index, columns, selected, now, start, href, onClick }: RowProps) {
+const TableRowView = memo(function TableRowView({ row, index, columns, selected, now, start, href, onClick, checked, onToggle }: RowProps) {
   const obj = objectOfRow(row);
   const deleting = !!obj?.metadata?.deletionTimestamp;
   return (
     <div
-      className={`vrow${selected ? ' selected' : ''}${deleting ? ' deleting' : ''}`}
+      className={`vrow${selected ? ' selected' : ''}${deleting ? ' deleting' : ''}${checked ? ' checked' : ''}`}
+      data-checked={onToggle ? String(!!checked) : undefined}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
@@ -81,6 +87,18 @@ const TableRowView = memo(function TableRowView({ row, index, columns, selected,
         if (i === 0 && href)
           return (
             <div role="gridcell" className={cls} key={c.id} title={text}>
+              {onToggle && (
+                <input
+                  type="checkbox"
+                  className="row-check"
+                  tabIndex={-1}
+                  checked={!!checked}
+                  aria-label={`Select ${text}`}
+                  data-testid="row-check"
+                  onClick={(e) => e.stopPropagation()}
+                  onChange={() => onToggle(row)}
+                />
+              )}
               <a href={href} tabIndex={-1} onClick={(e) => e.preventDefault()}>
                 {text}
               </a>
@@ -164,6 +182,10 @@ export function VirtualTable(props: VirtualTableProps) {
         break;
       case 'Enter':
         if (selected >= 0 && selected < rows.length) onOpen?.(rows[selected]!, selected);
+        e.preventDefault();
+        return;
+      case ' ':
+        if (props.onToggle && selected >= 0 && selected < rows.length) props.onToggle(rows[selected]!);
         e.preventDefault();
         return;
       default:
@@ -263,6 +285,8 @@ export function VirtualTable(props: VirtualTableProps) {
                 start={vi.start}
                 href={rowHref?.(row)}
                 onClick={onRowClick}
+                checked={props.checked?.has(keyOf(row))}
+                onToggle={props.onToggle}
               />
             );
           })}
