@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<void>> = {
   fuzz: () => import('./fuzz.js').then((m) => m.benchFuzz()),
   cluster: () => import('./cluster.js').then((m) => m.benchCluster()),
   'cold-start': () => import('./cold-start.js').then((m) => m.benchColdStart()),
+  start: () => import('./start.js').then((m) => m.benchStart()),
 };
 
 async function main(): Promise<void> {

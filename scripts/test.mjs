@@ -7,7 +7,8 @@ const npx = (args, extra = {}) => spawnSync('npx', args, { cwd: root, stdio: 'in
 const steps = [
   ['ensure debian packages', () => spawnSync(process.execPath, ['scripts/ensure-debian.mjs', 'chromium'], { cwd: root, stdio: 'inherit' })],
   ['typecheck', () => npx(['tsc', '-p', 'tsconfig.json', '--noEmit'])],
-  ['build explorer', () => npx(['vite', 'build', '--logLevel', 'warn'])],
+  // the explorer (dist/) and the compiled server (lib/), as `npm pack` builds them
+  ['build explorer and package', () => spawnSync(process.execPath, ['scripts/build-package.mjs'], { cwd: root, stdio: 'inherit' })],
   ['unit and integration tests', () => npx(['vitest', 'run'])],
   ['e2e tests', () => npx(['playwright', 'test'])],
 ];

@@ -1,30 +1,65 @@
 // CBOR (RFC 8949) as the API uses it: one self-described data item per document (tag 55799),
-// RFC 8742 sequences for watch streams. Standard encoding only: no cbor-x record extensions.
-import { Decoder, Encoder, Tag } from 'cbor-x';
+// RFC 8742 sequences for watch streams. JSON-shaped data is encoded by our one-pass emitter; decoding
+// and the rare other values use cborg (pure JavaScript, strict: text-string map keys only, no
+// shared references or records), so the server carries no native CBOR addon.
+import { Token, Type, decode, decodeFirst, encode, type TagDecoder } from 'cborg';
 import { emitCbor } from './cbor-emit.js';
 
 const SELF_DESCRIBED = 55799;
 
-const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true, tagUint8Array: false, pack: false });
-const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
+/** RFC 3339 with the fraction only when there is one, as Go's time.RFC3339Nano prints. */
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
 
-/** Encodes one value with the self-describing tag prefix (d9 d9 f7): JSON-shaped data by our emitter, the rest by cbor-x. */
+/** Tag handlers: the tags upstream's decode mode accepts (checkCborBody refuses every other one). */
+const TAGS: TagDecoder[] = [];
+TAGS[SELF_DESCRIBED] = (inner) => inner();
+// date/time: upstream's unstructured decode turns both into RFC 3339 strings (TimeTagToRFC3339Nano)
+TAGS[0] = (inner) => inner();
+TAGS[1] = (inner) => {
+  const v = inner();
+  return typeof v === 'number' ? rfc3339(v * 1000) : v;
+};
+// expected later encodings of a byte string (base64url, base64, base16), as they read in JSON
+const later = (enc: 'base64url' | 'base64' | 'hex'): TagDecoder => (inner) => {
+  const v = inner();
+  return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString(enc) : v;
+};
+TAGS[21] = later('base64url');
+TAGS[22] = later('base64');
+TAGS[23] = later('hex');
+
+// a Date reads as JSON would write it (the API's times are RFC 3339 strings)
+const ENCODE_OPTIONS = { typeEncoders: { Date: (d: unknown) => [new Token(Type.string, rfc3339((d as Date).getTime()))] } };
+
+const DECODE_OPTIONS = { tags: TAGS, useMaps: false, allowIndefinite: true } as const;
+
+/** Encodes one value with the self-describing tag prefix (d9 d9 f7): JSON-shaped data by our emitter, the rest by cborg. */
 export function encodeCbor(value: unknown): Uint8Array {
-  return emitCbor(value) ?? encoder.encode(new Tag(value, SELF_DESCRIBED));
+  const plain = emitCbor(value);
+  if (plain) return plain;
+  const body = encode(value, ENCODE_OPTIONS);
+  const out = new Uint8Array(body.length + 3);
+  out.set([0xd9, 0xd9, 0xf7]);
+  out.set(body, 3);
+  return out;
 }
 
 /** Decodes one data item (the self-describing tag is accepted and dropped). */
 export function decodeCbor(bytes: Uint8Array): unknown {
-  const v = decoder.decode(bytes);
-  return v instanceof Tag && v.tag === SELF_DESCRIBED ? v.value : v;
+  return decode(bytes, DECODE_OPTIONS);
 }
 
 /** Decodes every item of a CBOR sequence. */
 export function decodeCborSequence(bytes: Uint8Array): unknown[] {
   const out: unknown[] = [];
-  decoder.decodeMultiple(bytes, (v: unknown) => {
-    out.push(v instanceof Tag && v.tag === SELF_DESCRIBED ? v.value : v);
-  });
+  let rest = bytes;
+  while (rest.length > 0) {
+    const [v, remainder] = decodeFirst(rest, DECODE_OPTIONS);
+    out.push(v);
+    rest = remainder;
+  }
   return out;
 }
 

@@ -7,7 +7,8 @@ import type { Duplex } from 'node:stream';
 import { parseAccept } from '../api/media.js';
 import { errors } from '../api/status.js';
 import { AdmissionChain } from './http/admission.js';
-import { createAuthentication, needsAuthentication, tlsClientAuthOptions } from './http/authentication.js';
+import { createAuthentication, tlsClientAuthOptions } from './http/authentication.js';
+import { requestUser } from './request/context.js';
 import { admissionAuthorizer, createAuthorization } from './http/authorization.js';
 import { defaultWatchSettings, handleResourceRequest, type ApiDeps } from './http/api-handler.js';
 import type { WatchSettings } from './http/rest/watch.js';
@@ -20,18 +21,21 @@ import { loadServerConfigs, type LoadedServerConfigs } from '../config/load.js';
 import { startTracing, traceRequest, tracedStore } from './tracing.js';
 import { PolicyTypeChecker } from './admission/type-check.js';
 import { OpenAPIService } from './http/openapi-service.js';
-import { requestInfo } from './http/request-info.js';
 import { installCodecs } from './http/codecs.js';
 import { installPatchAlgorithms } from './http/rest/managed.js';
 import { writeEncoded, writeError, writeObject } from './http/respond.js';
 import { createStaticHandler } from './http/static.js';
-import { limitConnections, listenTracked } from './http/listen.js';
+import { HTTP_SERVER_OPTIONS, limitConnections, listenTracked } from './http/listen.js';
 import { InflightLimiter } from './http/inflight.js';
-import { acceptHostPatterns, crossSiteReason, forbiddenCrossSite, forbiddenHost, hostAccepted, rawTarget } from './http/request-guard.js';
-import { requestDeadline } from './http/request-timeout.js';
+import { acceptHostPatterns, decodePath, rawTarget } from './http/request-guard.js';
+import { requestInfo } from './request/info.js';
+import { abort, buildHandlerChain, signalOf, type ChainRequest } from './http/chain.js';
 import { ApiMetrics, METRICS_PATH } from './http/metrics.js';
 import { WebSocketResponse, isWebSocketUpgrade, readSubprotocols } from './http/websocket.js';
+import { createPodStreams, connectKind } from './streaming/install.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { ApiServiceAvailabilityController } from './controllers/apiservice-availability.js';
+import { serveAggregated } from './http/aggregated-proxy.js';
 import { startDeletionControllers } from './controllers/deletion.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
 import { startCluster } from './controllers/cluster.js';
@@ -39,6 +43,7 @@ import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
+import { metricsTypes } from './registry/builtin-metrics.js';
 import { rememberServiceAllocations } from './registry/builtin-service.js';
 import { typePrefix } from './registry/keys.js';
 import { decodeFromStorage } from './registry/resource-store.js';
@@ -61,9 +66,6 @@ export interface ApiServer {
 }
 
 export type Logger = (line: string) => void;
-
-/** kube-apiserver's MaxHeaderBytes (1 MiB); larger headers are answered 431 by Node. */
-const MAX_HEADER_BYTES = 1 << 20;
 
 /** How often a server whose etcd was unreachable at start tries again. */
 const ETCD_RETRY_MS = 1000;
@@ -94,7 +96,9 @@ export async function startServer(
 
   installCodecs();
   installPatchAlgorithms();
-  const types = new TypeRegistry(builtinResourceTypes);
+  const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
+  // metrics.k8s.io is what the simulated kubelets measure: served only with simulated nodes
+  const types = new TypeRegistry(simulatedNodes > 0 ? [...builtinResourceTypes, ...metricsTypes] : builtinResourceTypes);
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
@@ -114,91 +118,81 @@ export async function startServer(
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // one listener per in-flight request (watches included)
 
-  const scheme = flags.tlsCertFile ? 'https' : 'http';
+  const scheme: 'http' | 'https' = flags.tlsCertFile ? 'https' : 'http';
   // kubectl proxy's filters, on by default: a page served by another host name (DNS rebinding) or
   // another origin (CSRF) cannot use the user's local server.
   const acceptedHosts = flags.disableFilter ? undefined : acceptHostPatterns(flags.acceptHosts, flags.bindAddress);
   const inflight = new InflightLimiter(flags.maxRequestsInflight, flags.maxMutatingRequestsInflight);
   const metrics = new ApiMetrics({ types, caches, gates: flags.featureGates });
+  // pods/log, exec, attach, portforward and the proxy sub-resources (src/server/streaming)
+  const podStreams = createPodStreams(deps, flags, log, opts.now);
+  closers.push(() => podStreams.close());
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const { path, query } = rawTarget(req.url);
-    const method = req.method ?? 'GET';
-    if (acceptedHosts) {
-      if (!hostAccepted(req.headers.host, acceptedHosts)) throw forbiddenHost(req.headers.host);
-      const crossSite = crossSiteReason(req, scheme);
-      if (crossSite) throw forbiddenCrossSite(crossSite);
-    }
-    if (path === '/healthz' || path === '/livez' || path === '/readyz' || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
-      const kms = await encryption?.health(path); // the KMS plugin checks, as upstream
-      if (kms) {
-        res.writeHead(kms.ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
-        res.end(kms.body);
-        return;
-      }
-      const etcdDown = ready && etcd !== undefined && !etcd.connected;
-      const ok = !path.startsWith('/readyz') || (ready && !etcdDown);
-      res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
-      res.end(ok ? 'ok' : etcdDown ? '[-]etcd failed: the connection to etcd is down\nreadyz check failed' : '[-]store not ready\nreadyz check failed');
+  const health = async ({ res, path }: ChainRequest): Promise<void> => {
+    const kms = await encryption?.health(path); // the KMS plugin checks, as upstream
+    if (kms) {
+      res.writeHead(kms.ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
+      res.end(kms.body);
       return;
     }
-    const info = requestInfo(method, path, query);
+    const etcdDown = ready && etcd !== undefined && !etcd.connected;
+    const ok = !path.startsWith('/readyz') || (ready && !etcdDown);
+    res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, private', 'X-Content-Type-Options': 'nosniff' });
+    res.end(ok ? 'ok' : etcdDown ? '[-]etcd failed: the connection to etcd is down\nreadyz check failed' : '[-]store not ready\nreadyz check failed');
+  };
+
+  // The handler behind the chain (http/chain.ts): the request is authenticated and authorized here.
+  const route = async (r: ChainRequest): Promise<void> => {
+    const { req, res, path, query, info } = r;
     if (info.malformed) throw pathNotFound(path);
-    // counted once finished, with its final status (WebSocket watches are not counted)
-    if (info.isResourceRequest && !(res instanceof WebSocketResponse)) res.once('close', () => metrics.observe(req, info, query, res.statusCode));
-    // upgrades serve watches only (upstream also serves exec/attach/port-forward this way; we have no pods running)
-    if (res instanceof WebSocketResponse && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
-    // Watches are long-running: neither counted in flight nor cut by the request deadline (upstream's LongRunningFunc).
-    const longRunning = info.verb === 'watch';
-    if (!longRunning) res.once('close', inflight.acquire(method));
-    if (path === '/version' || path === '/version/') {
-      writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json');
-      return;
-    }
-    if (needsAuthentication(path, staticHandler !== undefined)) await authentication.authenticate(req, path);
-    if (!ready && (path.startsWith('/api') || path.startsWith('/openapi'))) throw errors.unavailable('the server is starting: storage is not ready yet');
-    // resource requests are authorized in handleResourceRequest once their attributes are known
-    if (!info.isResourceRequest) await authorization.authorizeNonResource(req, method, path);
-    if (path === METRICS_PATH) {
-      metrics.serve(req, res, flags.featureGates.APIResponseCompression);
-      return;
-    }
-    if (path === AT_REST_PATH) {
-      await serveAtRestInfo(req, res, query, deps, encryption);
-      return;
-    }
-    if (path.startsWith('/openapi/')) {
-      openapi.handle(req, res, path, query);
-      return;
-    }
+    const connect = connectKind(info);
+    // upgrades serve watches, and exec/attach/port-forward (which also speak SPDY)
+    if (res instanceof WebSocketResponse && !connect && !(info.isResourceRequest && info.verb === 'watch')) throw errors.badRequest('only watch requests can be upgraded to a WebSocket');
     if (info.isResourceRequest) {
-      // made on first use (only watches listen to it; most requests never need one)
-      let ac: AbortController | undefined;
-      let done = false;
-      // aborting builds an AbortError: only worth it while the handler still runs (watches, slow reads)
-      const abort = () => {
-        if (!done) (ac ??= new AbortController()).abort();
-      };
-      res.on('close', abort);
+      const abortIt = () => abort(r);
+      res.on('close', abortIt);
       // only a watch listens to the signal: shutdown need not abort the others (they finish or time out)
-      if (longRunning) shutdown.signal.addEventListener('abort', abort, { once: true });
-      const deadline = longRunning ? undefined : requestDeadline(req, res, query, flags.requestTimeoutMs, abort);
+      if (r.longRunning) shutdown.signal.addEventListener('abort', abortIt, { once: true });
       try {
-        await handleResourceRequest(req, res, info, query, deps, () => (ac ??= new AbortController()).signal);
+        if (connect) await podStreams.serve(req, res, info, query, () => signalOf(r));
+        else await handleResourceRequest(req, res, info, query, deps, () => signalOf(r));
       } finally {
-        done = true;
-        deadline?.clear();
-        if (longRunning) shutdown.signal.removeEventListener('abort', abort);
+        if (r.longRunning) shutdown.signal.removeEventListener('abort', abortIt);
       }
       return;
     }
-    if (info.apiPrefix) {
-      discovery(req, res, path, info.group, info.version);
-      return;
-    }
-    if (staticHandler && staticHandler(req, res, path)) return;
+    if (path === METRICS_PATH) return metrics.serve(req, res, flags.featureGates.APIResponseCompression);
+    if (path === AT_REST_PATH) return serveAtRestInfo(req, res, query, deps, encryption);
+    if (path.startsWith('/openapi/')) return openapi.handle(req, res, path, query);
+    if (info.apiPrefix) return discovery(req, res, path, info.group, info.version);
     throw pathNotFound(path);
   };
+
+  const handle = buildHandlerChain({
+    scheme,
+    acceptedHosts,
+    requestTimeoutMs: flags.requestTimeoutMs,
+    authentication,
+    authorization,
+    inflight,
+    health,
+    version: ({ req, res }) => writeEncoded(req, res, 200, Buffer.from(JSON.stringify(VERSION_INFO, null, 2)), 'application/json'),
+    staticFiles: staticHandler,
+    // counted once finished, with its final status (WebSocket watches are not counted)
+    observe: ({ req, res, info, query }) => {
+      if (info.isResourceRequest && !(res instanceof WebSocketResponse)) res.once('close', () => metrics.observe(req, info, query, res.statusCode));
+    },
+    ready: () => ready,
+    // exec, attach, port-forward and logs streams are long-running, as upstream's LongRunningFunc says
+    longRunning: (info) => connectKind(info) !== undefined,
+    // upstream authorizes a WebSocket (GET) exec/attach/port-forward as create too (AuthorizePodWebsocketUpgradeCreatePermission)
+    authorizeAs: (info) => {
+      const k = connectKind(info);
+      return k === 'exec' || k === 'attach' || k === 'portforward' ? 'create' : undefined;
+    },
+    handler: route,
+    fail: (req, res, e) => fail(req, res, e),
+  });
 
   const discovery = (req: IncomingMessage, res: ServerResponse, path: string, group: string, version: string) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
@@ -206,22 +200,25 @@ export async function startServer(
     const aggregated = wantsAggregated(req.headers.accept);
     let body: Record<string, unknown> | undefined;
     if (segs.length === 1 && aggregated) {
-      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v);
+      const d = aggregatedDiscovery(types, segs[0] === 'api', aggregated.g, aggregated.v, deps.aggregator?.groups());
       serveWithETag(req, res, Buffer.from(JSON.stringify(d)), `application/json;g=${aggregated.g};v=${aggregated.v};as=APIGroupDiscoveryList`);
       return;
     }
-    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types);
+    if (segs.length === 1) body = segs[0] === 'api' ? apiVersions() : apiGroupList(types, deps.aggregator?.groups());
     else if (segs[0] === 'apis' && segs.length === 2) body = apiGroup(types, segs[1]!);
     else if (segs[0] === 'api' && segs.length === 2) body = apiResourceList(types, '', segs[1]!);
     else if (segs[0] === 'apis' && segs.length === 3) body = apiResourceList(types, group, version);
+    // a group-version an APIService hands to a Service: 503 until it is Available, then proxied to its loopback target
+    const external = !body && segs[0] === 'apis' && segs.length === 3 ? deps.aggregator?.route(group, version) : undefined;
+    if (external) return void serveAggregated(req, res, external, requestUser(req));
     if (!body) throw pathNotFound(path);
     const n = negotiate(req.headers.accept, { protobuf: false, cbor: false, transforms: false, watch: false });
     writeObject(req, res, 200, body, n);
   };
 
   const server: Server = flags.tlsCertFile
-    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!), maxHeaderSize: MAX_HEADER_BYTES, ...tlsClientAuthOptions(flags) })
-    : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
+    ? createHttpsServer({ cert: readFileSync(flags.tlsCertFile), key: readFileSync(flags.tlsPrivateKeyFile!), ...HTTP_SERVER_OPTIONS, ...tlsClientAuthOptions(flags) })
+    : createHttpServer(HTTP_SERVER_OPTIONS);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     if (flags.requestLog)
@@ -240,11 +237,29 @@ export async function startServer(
     }
   };
   // watch over WebSocket: the same chain as every request (Host/Origin, authentication, the watch handler)
+  // an SPDY upgrade names exec, attach or port-forward (kubectl <= 1.29 and the fallback of newer ones)
+  const spdyConnect = (req: IncomingMessage): boolean => {
+    try {
+      const { path, query } = rawTarget(req.url);
+      return connectKind(requestInfo(req.method ?? 'GET', decodePath(path), query)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!isWebSocketUpgrade(req)) return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: 'websocket' }));
+    // each upgrade is logged once, with its final status (101 once it is a WebSocket)
+    const logUpgrade = (status: number) => {
+      if (flags.requestLog) log(JSON.stringify({ ts: new Date().toISOString(), method: req.method, path: req.url, upgrade: req.headers.upgrade ?? '', status }));
+    };
+    if (!isWebSocketUpgrade(req) && !spdyConnect(req)) {
+      // SPDY is served for exec, attach and port-forward only; other protocols not at all
+      logUpgrade(400);
+      return socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    }
     readSubprotocols(req);
-    const res = new WebSocketResponse(req, socket, head) as unknown as ServerResponse;
+    const ws = new WebSocketResponse(req, socket, head);
+    ws.onStatus = logUpgrade;
+    const res = ws as unknown as ServerResponse;
     handle(req, res).catch((e) => fail(req, res, e));
   });
   limitConnections(server, flags.requestTimeoutMs);
@@ -261,16 +276,18 @@ export async function startServer(
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;
     const nsDefaults = new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log });
+    const apiServices = (deps.aggregator = new ApiServiceAvailabilityController(deps, { signal: shutdown.signal, log }));
+    closers.push(() => apiServices.stop());
     // the deletion controllers' initial scan of the store runs beside serving, not before it
-    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults], flags.controllers);
+    const deletion = startDeletionControllers({ store, types, admission, log, signal: shutdown.signal }, [nsDefaults, apiServices], flags.controllers);
     deletion.catch((e) => log(`deletion controllers failed to start: ${(e as Error).message}`));
     closers.push(() => deletion.then((d) => d.stop(), () => {}), () => nsDefaults.stop());
-    const simulatedNodes = flags.simulatedNodes ?? (flags.demoData ? 3 : 0);
     // the workload controllers' initial scan runs beside serving too
     const cluster = startCluster({ store, types, admission, log, signal: shutdown.signal }, {
       controllers: flags.controllers,
       simulatedNodes,
       eventTtlMs: flags.eventTtlMs,
+      hpaSyncPeriodMs: flags.hpaSyncPeriodMs,
       kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
       now: opts.now,
     });

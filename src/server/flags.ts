@@ -11,6 +11,8 @@ export interface ServerFlags {
   bindAddress: string;
   store: StoreKind;
   dataDir: string;
+  /** Whether --data-dir was given (with --store memory nothing is written to the default ./.periscope). */
+  dataDirGiven?: boolean;
   etcdServers: string[];
   etcdPrefix: string;
   compactionIntervalMs: number;
@@ -60,14 +62,24 @@ export interface ServerFlags {
   allowUnauthenticatedRemote: boolean;
   /** kube-controller-manager's --controllers: '*', 'name', '-name'; empty = none (a bare API server). */
   controllers: string[];
-  /** Simulated nodes with a scheduler and kubelets; undefined = 3 with demo data, else 0. */
+  /**
+   * Simulated nodes with a scheduler and kubelets. The command line defaults to 3 whatever --no-demo-data says
+   * (--simulated-nodes 0 is the bare, envtest-like server); when startServer is called without it (tests), 3 with
+   * demo data, else 0.
+   */
   simulatedNodes?: number;
+  /** kube-controller-manager --horizontal-pod-autoscaler-sync-period (default 15s). */
+  hpaSyncPeriodMs?: number;
   /** kube-apiserver --event-ttl. */
   eventTtlMs: number;
   /** Simulated kubelet delays (ms): bound → Running, Running → Ready (readiness probes), run-to-completion run time. */
   simulatedPodStartMs?: number;
   simulatedPodReadyMs?: number;
   simulatedPodRunMs?: number;
+  /** kubelet --streaming-connection-idle-timeout: exec/attach/port-forward connections idle this long are closed. */
+  streamingConnectionIdleTimeoutMs: number;
+  /** What `kubectl exec` into a simulated container runs: the built-in shell, or (opt-in) a local process. */
+  simulatedExec: 'builtin' | 'host';
 }
 
 export class FlagError extends Error {}
@@ -89,11 +101,14 @@ const FLAGS: Record<string, FlagDef> = {
     if (v !== 'memory' && v !== 'sqlite' && v !== 'etcd') throw new FlagError(`invalid value "${v}" for flag --store: must be memory, sqlite or etcd`);
     f.store = v;
   }),
-  'data-dir': def('string', 'directory of the sqlite store (default ./.periscope)', (f, v) => (f.dataDir = v)),
+  'data-dir': def('string', 'directory of the sqlite store (default ./.periscope)', (f, v) => {
+    f.dataDir = v;
+    f.dataDirGiven = true;
+  }),
   'etcd-servers': def('string', 'comma-separated etcd URLs', (f, v) => (f.etcdServers = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'etcd-prefix': def('string', 'key prefix in etcd (default /registry)', (f, v) => (f.etcdPrefix = v)),
   'compaction-interval': def('duration', 'how often history is compacted (default 5m; 0 disables)', (f, v) => (f.compactionIntervalMs = parseDuration(v, 'compaction-interval'))),
-  'no-demo-data': def('bool', 'do not seed demo data into an empty store', (f, v) => (f.demoData = !parseBool(v, 'no-demo-data'))),
+  'no-demo-data': def('bool', 'do not seed demo objects into an empty store (simulated nodes stay)', (f, v) => (f.demoData = !parseBool(v, 'no-demo-data'))),
   'feature-gates': def('string', 'A=true,B=false', (f, v) => {
     try {
       f.featureGates = parseFeatureGates(v);
@@ -135,10 +150,20 @@ const FLAGS: Record<string, FlagDef> = {
   'max-mutating-requests-inflight': def('int', `most mutating requests served at once; 0 = no limit (default ${DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT})`, (f, v) => (f.maxMutatingRequestsInflight = parseCount(v, 'max-mutating-requests-inflight'))),
   'request-timeout': def('duration', 'deadline of requests other than watches (default 1m)', (f, v) => (f.requestTimeoutMs = parseDuration(v, 'request-timeout'))),
   controllers: def('string', "controllers to run, as kube-controller-manager: '*' all (default), 'foo' enables, '-foo' disables; empty = none", (f, v) => (f.controllers = v.split(',').map((x) => x.trim()).filter(Boolean))),
-  'simulated-nodes': def('int', 'simulated nodes with a scheduler and kubelets (default 3 with demo data, else 0)', (f, v) => (f.simulatedNodes = parseCount(v, 'simulated-nodes'))),
+  'simulated-nodes': def('int', 'simulated nodes with a scheduler and kubelets (default 3; 0 = a bare API server)', (f, v) => (f.simulatedNodes = parseCount(v, 'simulated-nodes'))),
   'event-ttl': def('duration', 'how long events are kept (default 1h)', (f, v) => (f.eventTtlMs = parseDuration(v, 'event-ttl'))),
+  'horizontal-pod-autoscaler-sync-period': def('duration', 'how often HorizontalPodAutoscalers are re-evaluated (default 15s)', (f, v) => {
+    const ms = parseDuration(v, 'horizontal-pod-autoscaler-sync-period');
+    if (ms === 0) throw new FlagError('--horizontal-pod-autoscaler-sync-period must be greater than 0');
+    f.hpaSyncPeriodMs = ms;
+  }),
   'simulated-pod-start-time': def('duration', 'simulated kubelet: bound pod to Running (default 1s)', (f, v) => (f.simulatedPodStartMs = parseDuration(v, 'simulated-pod-start-time'))),
   'simulated-pod-run-time': def('duration', 'simulated kubelet: run time of run-to-completion pods (default 5s)', (f, v) => (f.simulatedPodRunMs = parseDuration(v, 'simulated-pod-run-time'))),
+  'streaming-connection-idle-timeout': def('duration', 'exec, attach and port-forward connections idle this long are closed (default 4h; 0 = never)', (f, v) => (f.streamingConnectionIdleTimeoutMs = parseDuration(v, 'streaming-connection-idle-timeout'))),
+  'simulated-exec': def('string', "what exec into a simulated container runs: 'builtin' (default: a small shell over the pod's spec) or 'host' (DANGEROUS: a real local process with the container's environment, for local development)", (f, v) => {
+    if (v !== 'builtin' && v !== 'host') throw new FlagError(`invalid value "${v}" for flag --simulated-exec: must be builtin or host`);
+    f.simulatedExec = v;
+  }),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -165,6 +190,8 @@ export function defaultFlags(): ServerFlags {
     allowUnauthenticatedRemote: false,
     controllers: ['*'],
     eventTtlMs: 3_600_000,
+    streamingConnectionIdleTimeoutMs: 4 * 3600_000,
+    simulatedExec: 'builtin',
   };
 }
 
@@ -188,6 +215,8 @@ export function parseFlags(argv: string[]): ServerFlags {
     }
     flag.set(f, value);
   }
+  // --no-demo-data drops only the demo objects: Deployments still need nodes to become Available
+  f.simulatedNodes ??= 3;
   if (f.store === 'etcd' && f.etcdServers.length === 0) throw new FlagError('--store etcd needs --etcd-servers');
   if ((f.tlsCertFile === undefined) !== (f.tlsPrivateKeyFile === undefined))
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -202,6 +231,8 @@ export function parseFlags(argv: string[]): ServerFlags {
   if (f.clientCaFile !== undefined && f.tlsCertFile === undefined) throw new FlagError('--client-ca-file needs --tls-cert-file: client certificates need TLS');
   const remote = remoteBindProblem(f);
   if (remote) throw new FlagError(remote);
+  const hostExec = hostExecProblem(f);
+  if (hostExec) throw new FlagError(hostExec);
   return f;
 }
 
@@ -215,6 +246,20 @@ export function remoteBindProblem(f: ServerFlags): string | undefined {
     return `refusing to serve proxy mode on --bind-address ${f.bindAddress}: every client on the network would act with the kubeconfig's credentials; bind a loopback address or pass --allow-unauthenticated-remote`;
   if (f.authenticationConfig || f.tokenAuthFile || f.clientCaFile) return undefined;
   return `refusing to serve --bind-address ${f.bindAddress} without authentication: configure --authentication-config, --token-auth-file or --client-ca-file, or pass --allow-unauthenticated-remote to serve every client on the network as an administrator`;
+}
+
+/** Whether authentication other than the local admin token is configured. */
+function authenticationConfigured(f: ServerFlags): boolean {
+  return !!(f.authenticationConfig || f.tokenAuthFile || f.clientCaFile);
+}
+
+/**
+ * --simulated-exec=host runs commands as local processes: on a non-loopback address only with authentication
+ * on (--allow-unauthenticated-remote does not cover it), or anyone on the network could run programs here.
+ */
+export function hostExecProblem(f: Pick<ServerFlags, 'simulatedExec' | 'bindAddress' | 'authenticationConfig' | 'tokenAuthFile' | 'clientCaFile'>): string | undefined {
+  if (f.simulatedExec !== 'host' || isLoopback(f.bindAddress) || authenticationConfigured(f as ServerFlags)) return undefined;
+  return `refusing --simulated-exec=host on --bind-address ${f.bindAddress} without authentication: anyone on the network could run programs on this machine; bind a loopback address or configure --authentication-config, --token-auth-file or --client-ca-file`;
 }
 
 export function flagsHelp(): string {

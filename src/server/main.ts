@@ -1,7 +1,7 @@
 // CLI entry point: `periscope [flags]` (see --help).
 import { startServer } from './app.js';
 import { FlagError, flagsHelp, parseFlags, type ServerFlags } from './flags.js';
-import { loadOrCreateAdminToken, writeLocalKubeconfig } from './auth/local-kubeconfig.js';
+import { loadOrCreateAdminToken, localKubeconfigText, newAdminToken, writeLocalKubeconfig } from './auth/local-kubeconfig.js';
 import { describeAuthentication } from './http/authentication.js';
 import { ConfigLoadError, describeLoadedConfigs, loadServerConfigs } from '../config/load.js';
 
@@ -37,8 +37,10 @@ async function main(argv: string[]): Promise<void> {
   }
   let server;
   let adminToken: string;
+  // --store memory without --data-dir keeps nothing on disk: not the store, nor the admin credentials
+  const onDisk = flags.store !== 'memory' || flags.dataDirGiven === true;
   try {
-    adminToken = loadOrCreateAdminToken(flags.dataDir);
+    adminToken = onDisk ? loadOrCreateAdminToken(flags.dataDir) : newAdminToken();
     server = await startServer(flags, { adminToken, configs });
   } catch (e) {
     process.stderr.write(`Error: ${(e as Error).message}\n`);
@@ -47,7 +49,8 @@ async function main(argv: string[]): Promise<void> {
   process.stderr.write(`Periscope API server and explorer listening on ${server.url} (store: ${flags.store})\n`);
   for (const line of describeAuthentication(server.deps.authentication!, flags)) process.stderr.write(`${line}\n`);
   process.stderr.write(`${server.deps.authorization!.description}\n`);
-  process.stderr.write(`admin kubeconfig: ${writeLocalKubeconfig(flags.dataDir, server.url, adminToken, flags.tlsCertFile)}\n`);
+  if (onDisk) process.stderr.write(`admin kubeconfig: ${writeLocalKubeconfig(flags.dataDir, server.url, adminToken, flags.tlsCertFile)}\n`);
+  else process.stderr.write(`admin kubeconfig (this run only; --store memory writes no files, pass --data-dir to keep one):\n${localKubeconfigText(server.url, adminToken, flags.tlsCertFile)}`);
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) process.exit(1);

@@ -71,7 +71,7 @@ describe('calls', () => {
     const r = await c.post('/api/v1/namespaces/default/configmaps', cm(name));
     expect(r.status).toBe(201);
     const [review] = wh.reviewsFor('/allow');
-    expect(review.apiVersion).toBe('admission.service.io/v1');
+    expect(review.apiVersion).toBe('admission.k8s.io/v1'); // webhooks see upstream's spelling
     expect(review.request).toMatchObject({ operation: 'CREATE', name, namespace: 'default', dryRun: false, kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { resource: 'configmaps' } });
     expect(review.request.object.data).toEqual({ a: '1' });
   });
@@ -115,7 +115,7 @@ describe('calls', () => {
     await validating('slow', [hook('slow.example.com', wh.url('/slow'), caBundle, { timeoutSeconds: 1 })]);
     const r = await c.post('/api/v1/namespaces/default/configmaps', cm(unique()));
     expect(r.status).toBe(500);
-    expect(r.body.message).toMatch(/failed calling webhook "slow.example.com": failed to call webhook: Post "https:\/\/127.0.0.1:\d+\/slow": context deadline exceeded/);
+    expect(r.body.message).toMatch(/failed calling webhook "slow.example.com": failed to call webhook: Post "https:\/\/127.0.0.1:\d+\/slow\?timeout=1s": context deadline exceeded/);
     await c.del(`${AR}/validatingwebhookconfigurations/slow`);
     await validating('slow-ignore', [hook('slow.example.com', wh.url('/slow'), caBundle, { timeoutSeconds: 1, failurePolicy: 'Ignore' })]);
     expect((await c.post('/api/v1/namespaces/default/configmaps', cm(unique()))).status).toBe(201);
@@ -157,6 +157,75 @@ describe('calls', () => {
     await validating('beta', [hook('beta.example.com', wh.url('/beta'), caBundle, { admissionReviewVersions: ['v1beta1'] })]);
     expect((await c.post('/api/v1/namespaces/default/configmaps', cm(unique()))).status).toBe(201);
     expect(wh.reviewsFor('/beta')[0].apiVersion).toBe('admission.k8s.io/v1beta1');
+  });
+});
+
+describe('what a mutating webhook may not change (checked once after mutating admission, as upstream)', () => {
+  it('a namespace changed on create is 400 and nothing is stored in the other namespace', async () => {
+    await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other-ns' } });
+    await mutating('move', [hook('move.example.com', wh.url('/move'), caBundle)]);
+    wh.reply = (r) => patch(r, [{ op: 'replace', path: '/metadata/namespace', value: 'other-ns' }]);
+    const name = unique();
+    const r = await c.post('/api/v1/namespaces/default/configmaps', cm(name));
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+    expect((await c.get(`/api/v1/namespaces/other-ns/configmaps/${name}`)).status).toBe(404);
+  });
+
+  it('system fields a webhook sets on create are assigned by the server', async () => {
+    await mutating('uid', [hook('uid.example.com', wh.url('/uid'), caBundle)]);
+    const fixed = '11111111-2222-3333-4444-555555555555';
+    wh.reply = (r) =>
+      patch(r, [
+        { op: 'add', path: '/metadata/uid', value: fixed },
+        { op: 'add', path: '/metadata/creationTimestamp', value: '2001-01-01T00:00:00Z' },
+        { op: 'add', path: '/metadata/deletionTimestamp', value: '2001-01-01T00:00:00Z' },
+        { op: 'add', path: '/metadata/resourceVersion', value: '42' },
+      ]);
+    const r = await c.post('/api/v1/namespaces/default/configmaps', cm(unique()));
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.uid).not.toBe(fixed);
+    expect(r.body.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.body.metadata.creationTimestamp).not.toBe('2001-01-01T00:00:00Z');
+    expect(r.body.metadata.deletionTimestamp).toBeUndefined();
+    expect(r.body.metadata.resourceVersion).not.toBe('42');
+  });
+
+  it('a name changed on create is refused; a name for a generateName create is allowed', async () => {
+    await mutating('rename', [hook('rename.example.com', wh.url('/rename'), caBundle)]);
+    wh.reply = (r) => patch(r, [{ op: 'replace', path: '/metadata/name', value: 'renamed-by-hook' }]);
+    const name = unique();
+    const r = await c.post('/api/v1/namespaces/default/configmaps', cm(name));
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(`the name of the object (renamed-by-hook) does not match the name on the request (${name})`);
+    expect((await c.get('/api/v1/namespaces/default/configmaps/renamed-by-hook')).status).toBe(404);
+    wh.reply = (r) => patch(r, [{ op: 'add', path: '/metadata/name', value: `gen-${name}` }]);
+    const gen = await c.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'g-' } });
+    expect(gen.status).toBe(201);
+    expect(gen.body.metadata.name).toBe(`gen-${name}`);
+  });
+
+  it('on update (PUT, PATCH, apply) the name is immutable (422) and the namespace must match (400)', async () => {
+    const name = unique();
+    const created = (await c.post('/api/v1/namespaces/default/configmaps', cm(name))).body;
+    await mutating('upd', [hook('upd.example.com', wh.url('/upd'), caBundle)]);
+    wh.reply = (r) => patch(r, [{ op: 'replace', path: '/metadata/name', value: 'other-name' }]);
+    const path = `/api/v1/namespaces/default/configmaps/${name}`;
+    const put = await c.put(path, { ...created, data: { a: '2' } });
+    expect(put.status).toBe(422);
+    expect(put.body.details.causes[0]).toMatchObject({ field: 'metadata.name', message: 'Invalid value: "other-name": field is immutable' });
+    const merge = await c.patch(path, { data: { a: '3' } }, 'application/merge-patch+json');
+    expect(merge.status).toBe(422);
+    const apply = await c.patch(`${path}?fieldManager=t&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '4' } }, 'application/apply-patch+yaml');
+    expect(apply.status).toBe(422);
+    wh.reply = (r) => patch(r, [{ op: 'replace', path: '/metadata/namespace', value: 'kube-system' }]);
+    expect((await c.patch(path, { data: { a: '5' } }, 'application/merge-patch+json')).status).toBe(400);
+    wh.reply = (r) => patch(r, [{ op: 'replace', path: '/metadata/uid', value: 'changed' }]);
+    expect((await c.patch(path, { data: { a: '6' } }, 'application/merge-patch+json')).status).toBe(422);
+    const stored = (await c.get(path)).body;
+    expect(stored.metadata).toMatchObject({ name, namespace: 'default', uid: created.metadata.uid });
+    expect(stored.data).toEqual({ a: '1' });
+    expect((await c.get('/api/v1/namespaces/default/configmaps/other-name')).status).toBe(404);
   });
 });
 

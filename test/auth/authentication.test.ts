@@ -213,6 +213,15 @@ describe('service account tokens', () => {
     expect((await review({ token, audiences: ['vault'] })).status).toMatchObject({ authenticated: true, audiences: ['vault'], user: { username: 'system:serviceaccount:default:builder' } });
     expect((await review({ token })).status.authenticated).toBeUndefined();
     expect((await review({ token: 'bob-token' })).status).toMatchObject({ authenticated: true, user: { username: 'bob', groups: ['system:authenticated'] } });
+    // audience-agnostic authenticators (token file) authenticate only for the API audiences (upstream audagnostic.go)
+    const api = 'https://kubernetes.default.svc.cluster.local';
+    expect((await review({ token: 'bob-token', audiences: ['vault.example'] })).status.authenticated).toBeUndefined();
+    expect((await review({ token: 'bob-token', audiences: ['vault.example', api] })).status).toMatchObject({ authenticated: true, audiences: [api] });
+    expect((await review({ token: 'bob-token' })).status.audiences).toEqual([api]);
+    // a service account token reports the intersection of its audiences and the requested ones
+    const both = (await tokenFor('builder', { audiences: ['vault', api] })).body.status.token;
+    expect((await review({ token: both, audiences: ['vault', 'elsewhere'] })).status).toMatchObject({ authenticated: true, audiences: ['vault'] });
+    expect((await review({ token: both, audiences: ['elsewhere'] })).status.authenticated).toBeUndefined();
     const empty = await c().post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} }, bearer('alice-token'));
     expect(empty.status).toBe(400);
   });

@@ -18,9 +18,9 @@ const whoami = async (s: ApiServer, token: string) => {
 };
 const unauthorized = { status: 401, body: expect.objectContaining({ reason: 'Unauthorized', message: 'Unauthorized' }) };
 
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, tries = 100): Promise<T> {
   let v = await f();
-  for (let i = 0; i < 100 && !ok(v); i++) {
+  for (let i = 0; i < tries && !ok(v); i++) {
     await new Promise((r) => setTimeout(r, 50));
     v = await f();
   }
@@ -59,6 +59,8 @@ function config(over: { usernamePrefix?: string; discoveryURL?: string } = {}) {
           username: { expression: "'cel:' + claims.email" },
           groups: { expression: 'has(claims.roles) ? claims.roles : ""' },
           uid: { expression: "'uid-' + claims.sub" },
+          // a cubic mapping: cheap for a short list, past the per-call cost limit for a long one
+          extra: [{ key: 'example.com/cost', valueExpression: "has(claims.many) ? claims.many.filter(a, claims.many.all(b, claims.many.all(c, a != '' && b != '' && c != ''))) : []" }],
         },
         userValidationRules: [{ expression: "user.groups.all(g, g != 'banned')", message: 'banned' }],
       },
@@ -95,7 +97,48 @@ describe('issuer availability', () => {
     const token = await issuer.sign(good());
     expect(await whoami(s, token)).toEqual(unauthorized);
     await issuer.start(issuer.port);
-    expect(await until(() => whoami(s, token), (u) => 'username' in u)).toMatchObject({ username: 'oidc:ann@example.com' });
+    // discovery is retried in the background every 10 s (upstream), not by requests
+    expect(await until(() => whoami(s, token), (u) => 'username' in u, 300)).toMatchObject({ username: 'oidc:ann@example.com' });
+  });
+  test('tokens of an issuer whose discovery is down fail at once, without a fetch per request', async () => {
+    const file = tls.file('down.json', JSON.stringify(config()));
+    issuer.discoveryDown = 503;
+    const before = issuer.discoveryFetches;
+    const s2 = await testServer({ authenticationConfig: file });
+    try {
+      // the background attempt made at start
+      await until(async () => issuer.discoveryFetches, (n) => n >= before + 2);
+      const started = issuer.discoveryFetches;
+      const token = await issuer.sign(good());
+      for (let i = 0; i < 20; i++) expect(await whoami(s2, token)).toEqual(unauthorized);
+      // at most the background retry may have run meanwhile
+      expect(issuer.discoveryFetches - started).toBeLessThanOrEqual(2);
+    } finally {
+      issuer.discoveryDown = undefined;
+      await s2.close();
+    }
+  });
+  test('the authenticator retries discovery in the background until the issuer answers', async () => {
+    const { JwtAuthenticator } = await import('../../src/server/auth/jwt.js');
+    issuer.discoveryDown = 500;
+    const a = new JwtAuthenticator(config().jwt[0] as any, () => {}, { retryMs: 50 });
+    try {
+      const token = await issuer.sign(good());
+      const before = issuer.discoveryFetches;
+      a.start();
+      await a.firstAttempt();
+      expect(a.initialized).toBe(false);
+      const fetched = issuer.discoveryFetches;
+      await expect(Promise.all(Array.from({ length: 20 }, () => a.authenticate(token)))).rejects.toThrow(/not initialized/);
+      expect(issuer.discoveryFetches).toBeGreaterThan(before);
+      expect(issuer.discoveryFetches - fetched).toBeLessThanOrEqual(2);
+      issuer.discoveryDown = undefined;
+      await until(async () => a.initialized, (v) => v);
+      expect(await a.authenticate(token)).toMatchObject({ name: 'oidc:ann@example.com' });
+    } finally {
+      a.stop();
+      issuer.discoveryDown = undefined;
+    }
   });
 });
 
@@ -144,6 +187,14 @@ describe('verification', () => {
     expect(await whoami(s, await issuer.sign({ ...good(), aud: ['x', 'other'] }))).toMatchObject({ username: 'oidc:ann@example.com' });
     expect(await whoami(s, await issuer.sign({ ...good(), aud: 'kubernetes' }))).toEqual(unauthorized);
   });
+  test('TokenReview audiences: JWT authenticators are audience-agnostic, wrapped with the API audiences (upstream)', async () => {
+    const a = s.deps.authentication!.authenticator;
+    const api = 'https://kubernetes.default.svc.cluster.local';
+    const token = await issuer.sign(good());
+    expect(await a.authenticateToken(token)).toMatchObject({ user: { name: 'oidc:ann@example.com' }, audiences: [api] });
+    expect(await a.authenticateToken(token, ['vault.example'])).toEqual({ error: 'invalid bearer token' });
+    expect(await a.authenticateToken(token, ['vault.example', api])).toMatchObject({ user: { name: 'oidc:ann@example.com' }, audiences: [api] });
+  });
   test('exp is strict, nbf has five minutes of skew', async () => {
     expect(await whoami(s, await issuer.sign({ ...good(), exp: now() - 5 }))).toEqual(unauthorized);
     // exp is required (spec: the minimum payload has iss, aud, exp and the username claim)
@@ -187,6 +238,15 @@ describe('claim mappings by expression', () => {
   });
 });
 
+describe('claim mappings under the CEL runtime cost limit', () => {
+  test('a mapping past the per-call limit fails the token instead of holding the server', async () => {
+    const claims = { iss: issuer.url('/cel'), aud: 'periscope', sub: '8', email: 'cy@example.com', email_verified: true };
+    expect(await whoami(s, await issuer.sign({ ...claims, many: ['x', 'y'] }))).toMatchObject({ username: 'cel:cy@example.com', extra: { 'example.com/cost': ['x', 'y'] } });
+    const many = Array.from({ length: 200 }, (_, i) => `item-${i}`);
+    expect(await whoami(s, await issuer.sign({ ...claims, many }))).toEqual(unauthorized);
+  });
+});
+
 describe('discovery', () => {
   test('the discovery document must name the configured issuer', async () => {
     issuer.issuerOverride.set('/wrong', 'https://elsewhere.example.com');
@@ -218,7 +278,8 @@ describe('reload', () => {
     const s2 = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0, authenticationConfig: file }, { log: (l) => logs.push(l) });
     try {
       const token = await issuer.sign(good());
-      expect(await whoami(s2, token)).toMatchObject({ username: 'oidc:ann@example.com' });
+      // discovery runs in the background after start
+      expect(await until(() => whoami(s2, token), (u) => 'username' in u)).toMatchObject({ username: 'oidc:ann@example.com' });
       writeFileSync(file, JSON.stringify(config({ usernamePrefix: 'new:' })));
       await s2.deps.authentication!.reload();
       expect(await whoami(s2, token)).toMatchObject({ username: 'new:ann@example.com' });

@@ -12,6 +12,7 @@ import type { WebhookConfiguration } from '../../src/config/types.js';
 import type { Attributes } from '../../src/server/authz/attributes.js';
 import { endpointFromKubeconfig, WebhookAuthorizer } from '../../src/server/authz/webhook.js';
 import { authzServer, type AuthzFixture } from './support.js';
+import { client } from '../helpers/server.js';
 
 type Answer = { status?: number; body?: unknown; hang?: boolean };
 let dir: string;
@@ -196,6 +197,21 @@ describe('webhook authorizer', () => {
     const mixed = authorizer({ matchConditions: [...erroring, { expression: "request.user == 'nobody'" }], failurePolicy: 'Deny' });
     expect((await mixed.authorize(attrs('alice'))).decision).toBe('NoOpinion');
   });
+
+  it('a match condition past the CEL per-call cost limit is an error the failure policy decides; the webhook is not called', async () => {
+    const cubic = [{ expression: "request.groups.all(a, request.groups.all(b, request.groups.all(c, a != '' && b != '' && c != '')))" }];
+    const many = attrs('alice', { user: { name: 'alice', uid: 'u', groups: Array.from({ length: 200 }, (_, i) => `group-${i}`), extra: {} } });
+    const deny = authorizer({ matchConditions: cubic, failurePolicy: 'Deny' });
+    const r = await deny.authorize(many);
+    expect(r.decision).toBe('Deny');
+    expect(r.error).toContain('operation cancelled: actual cost limit exceeded');
+    expect(deny.calls).toBe(0);
+    const open = authorizer({ matchConditions: cubic });
+    expect((await open.authorize(many)).decision).toBe('NoOpinion');
+    expect(open.calls).toBe(0);
+    // the same condition over a few groups is cheap and holds
+    expect((await open.authorize(attrs('alice'))).decision).toBe('Allow');
+  });
 });
 
 describe('--authorization-config with a webhook', () => {
@@ -280,4 +296,67 @@ describe('--authorization-mode Webhook (legacy flags)', () => {
       await f.close();
     }
   });
+});
+
+describe('the group a webhook authorizer sees does not depend on the request spelling', () => {
+  it('a webhook denying clusterroles in rbac.authorization.k8s.io denies both spellings, and SubjectAccessReviews agree', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1' }, []);
+    try {
+      const UP = 'rbac.authorization.k8s.io';
+      answer = (r) => {
+        const ra = r.spec.resourceAttributes;
+        if (ra?.resource === 'clusterroles' && ra.group === UP) return reply(r, { allowed: false, denied: true, reason: 'no clusterroles' });
+        return reply(r, { allowed: r.spec.user === 'alice' });
+      };
+      for (const g of [UP, 'rbac.authorization.service.io']) {
+        received.length = 0;
+        const r = await f.as('alice').get(`/apis/${g}/v1/clusterroles`);
+        expect(r.status, g).toBe(403);
+        // the second spelling may be answered from the cache: its key is the same review
+        for (const x of received) expect(x.review.spec.resourceAttributes?.group).toBe(UP);
+        for (const sarGroup of ['authorization.k8s.io', 'authorization.service.io']) {
+          const sar = await f.as('admin').post(`/apis/${sarGroup}/v1/subjectaccessreviews`, {
+            apiVersion: `${sarGroup}/v1`,
+            kind: 'SubjectAccessReview',
+            spec: { user: 'alice', resourceAttributes: { verb: 'list', group: g, resource: 'clusterroles' } },
+          });
+          expect(sar.status).toBe(201);
+          expect(sar.body.status).toMatchObject({ allowed: false, denied: true, reason: 'no clusterroles' });
+        }
+      }
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+describe('the request deadline covers the whole chain', () => {
+  it('a non-resource request whose webhook authorizer hangs ends at --request-timeout with 504', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1', requestTimeoutMs: 1000 }, []);
+    try {
+      answer = () => ({ hang: true });
+      const r = await f.as('alice').get('/apis');
+      expect(r.status).toBe(504);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'Timeout' });
+    } finally {
+      await f.close();
+    }
+  }, 15_000);
+});
+
+describe('requests in flight are counted after authentication (upstream: max-in-flight sits inside it)', () => {
+  it('a full budget answers 429 to authenticated callers only; bad credentials are still 401', async () => {
+    const f = await authzServer({ authorizationMode: ['Webhook', 'RBAC'], authorizationWebhookConfigFile: kubeconfigFile, authorizationWebhookVersion: 'v1', requestTimeoutMs: 3000, maxRequestsInflight: 1 }, []);
+    try {
+      answer = () => ({ hang: true });
+      const held = f.as('alice').get('/apis'); // holds the one read slot while its authorizer hangs
+      while (received.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const c = client(f.srv.url);
+      expect((await c.get('/apis', { Authorization: 'Bearer wrong-token' })).status).toBe(401);
+      expect((await f.as('bob').get('/apis')).status).toBe(429);
+      expect((await held).status).toBe(504);
+    } finally {
+      await f.close();
+    }
+  }, 15_000);
 });

@@ -1,9 +1,10 @@
 // The server CLI: flag errors, configuration documents loaded (or refused with every problem) at start.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseFlags } from '../../src/server/flags.js';
 
 const MAIN = join(import.meta.dirname, '../../src/server/main.ts');
 const tsx = import.meta.resolve('tsx');
@@ -56,5 +57,44 @@ describe('periscope CLI', () => {
     const r = await run(['--port', '0', '--store', 'memory', '--no-demo-data', '--request-log=false', '--tracing-config-file', file], true);
     expect(r.out).toContain('TracingConfiguration');
     expect(r.out).toContain('listening on');
+  });
+
+  it('--no-demo-data keeps the 3 simulated nodes; --simulated-nodes 0 is the bare server', () => {
+    expect(parseFlags([]).simulatedNodes).toBe(3);
+    expect(parseFlags(['--no-demo-data']).simulatedNodes).toBe(3);
+    expect(parseFlags(['--no-demo-data', '--simulated-nodes', '5']).simulatedNodes).toBe(5);
+    expect(parseFlags(['--simulated-nodes', '0']).simulatedNodes).toBe(0);
+  });
+
+  it('--store memory --no-demo-data: nodes register, and nothing is written to the working directory', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cli-cwd-'));
+    const p = spawn(process.execPath, ['--import', tsx, MAIN, '--port', '0', '--store', 'memory', '--no-demo-data', '--request-log=false', '--static-dir', ''], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const exited = new Promise((r) => p.on('exit', r));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const on = (d: Buffer) => {
+          out += d;
+          const m = /listening on (\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        };
+        p.stdout.on('data', on);
+        p.stderr.on('data', on);
+        p.on('exit', () => reject(new Error(`exited: ${out}`)));
+      });
+      let nodes: string[] = [];
+      while (nodes.length < 3) {
+        const r = await fetch(`${url}/api/v1/nodes`);
+        nodes = r.ok ? ((await r.json()) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name) : [];
+        if (nodes.length < 3) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(nodes).toHaveLength(3);
+      expect(out).toContain('admin kubeconfig (this run only');
+      expect(existsSync(join(cwd, '.periscope'))).toBe(false);
+    } finally {
+      p.kill('SIGTERM');
+      await exited;
+    }
+    expect(existsSync(join(cwd, '.periscope'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 // Controllers of the kinds added with the real-manifest work: ReplicationController, ControllerRevisions
-// (StatefulSet and DaemonSet history), HorizontalPodAutoscaler without metrics.
+// (StatefulSet and DaemonSet history), HorizontalPodAutoscaler on pods without requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
@@ -58,7 +58,7 @@ describe('kinds served by the registry later', () => {
     expect((await k(['rollout', 'history', 'sts/web'])).stdout).toMatch(/^2\s+/m);
   });
 
-  it('an HPA without a metrics server: min replicas enforced, then ScalingActive=False (FailedGetResourceMetric)', async () => {
+  it('an HPA on pods without CPU requests: min replicas enforced, then ScalingActive=False (FailedGetResourceMetric)', async () => {
     expect((await k(['create', 'deployment', 'scaled', '--image=nginx', '--replicas=1'])).code).toBe(0);
     const hpaObj = {
       apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'scaled' },
@@ -67,7 +67,7 @@ describe('kinds served by the registry later', () => {
     const applied = await k(['apply', '-f', '-'], JSON.stringify(hpaObj));
     expect(applied.stderr).toBe('');
     await until(async () => JSON.parse((await k(['get', 'deploy', 'scaled', '-o', 'json'])).stdout).spec.replicas === 2, 'scaled to min');
-    // the next sync (a change to the HPA) finds the target within bounds and no metrics
+    // the next sync (a change to the HPA) finds the target within bounds and pods without CPU requests
     await k(['annotate', 'hpa', 'scaled', 'nudge=1']);
     const hpa = await until(async () => {
       const h = JSON.parse((await k(['get', 'hpa', 'scaled', '-o', 'json'])).stdout);

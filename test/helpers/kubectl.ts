@@ -14,6 +14,14 @@ function findKubectl(): string {
 
 export const KUBECTL = findKubectl();
 
+/** A given kubectl minor (`1.27`): on PATH as kubectl.1.27, or next to the /usr/bin/kubectl dispatcher. */
+export function kubectlBinary(version: string): string {
+  const name = `kubectl.${version}`;
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/bin', existsSync('/usr/bin/kubectl') ? dirname(realpathSync('/usr/bin/kubectl')) : ''])
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  return name;
+}
+
 export function kubeconfigFor(serverUrl: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-kube-'));
   const file = join(dir, 'config');
@@ -48,12 +56,12 @@ export interface KubectlResult {
   stderr: string;
 }
 
-export function kubectl(kubeconfig: string, args: string[], input?: string, timeoutMs = 30_000): Promise<KubectlResult> {
+export function kubectl(kubeconfig: string, args: string[], input?: string, timeoutMs = 30_000, opts: { binary?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
-      KUBECTL,
+      opts.binary ?? KUBECTL,
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: timeoutMs, env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid) } },
+      { timeout: timeoutMs, env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid), ...opts.env } },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     if (input !== undefined) {

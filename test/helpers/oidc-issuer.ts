@@ -25,6 +25,9 @@ export class OidcIssuer {
   /** Discovery documents served: issuer path -> issuer value written into the document (defaults to the URL itself). */
   issuerOverride = new Map<string, string>();
   jwksFetches = 0;
+  discoveryFetches = 0;
+  /** When set, discovery documents are answered with this status (an issuer whose discovery is down). */
+  discoveryDown?: number;
 
   constructor(private readonly cert: CertFiles) {}
 
@@ -40,6 +43,11 @@ export class OidcIssuer {
     const server = createServer({ cert: readFileSync(this.cert.cert), key: readFileSync(this.cert.key) }, (req, res) => {
       const path = new URL(req.url ?? '/', this.base).pathname;
       if (path.endsWith('/.well-known/openid-configuration')) {
+        this.discoveryFetches++;
+        if (this.discoveryDown) {
+          res.writeHead(this.discoveryDown).end();
+          return;
+        }
         const issuerPath = path.slice(0, -'/.well-known/openid-configuration'.length);
         const doc = { issuer: this.issuerOverride.get(issuerPath) ?? this.url(issuerPath), jwks_uri: this.url('/jwks') };
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(doc));

@@ -2,6 +2,7 @@
 // environments validation uses (compileCel), turning results into plain JSON-like values.
 
 import { compileCel, type CelPurpose } from '../cel.js';
+import { evaluateMetered } from '../../server/cel/cost.js';
 
 export type CelOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -22,7 +23,8 @@ export function evaluateCel(purpose: CelPurpose, expression: string, context: Re
   const compiled = compileCel(purpose, expression);
   if (!compiled.ok) return { ok: false, error: compiled.message };
   try {
-    return { ok: true, value: plainCelValue(compiled.program(context)) };
+    // the server's per-call cost limit: a result the server would refuse is refused here too (and the tab stays live)
+    return { ok: true, value: plainCelValue(evaluateMetered(compiled.program, context).value) };
   } catch (err) {
     const e = err as { summary?: string; message?: string };
     return { ok: false, error: `evaluation failed: ${e.summary ?? String(e.message ?? err).split('\n')[0]}` };

@@ -1,8 +1,14 @@
 // The CEL environment of admission (webhook matchConditions and ValidatingAdmissionPolicy): the variables
 // object, oldObject, request, params, namespaceObject, variables and authorizer, as upstream's
 // k8s.io/apiserver/pkg/admission/plugin/cel. Integers are CEL ints (bigint) as in upstream's conversion.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
+import { currentRequestDeadline } from '../http/deadline-context.js';
+import { evaluateMeteredAsync, installAsyncMeterContext, type MeterOptions } from '../cel/cost.js';
+
+// the cost meter follows an evaluation across the awaits of authorizer checks
+installAsyncMeterContext(new AsyncLocalStorage());
 
 /** Attributes an authorizer decides on (a SubjectAccessReview's resource or non-resource attributes). */
 export interface AuthorizerAttributes {
@@ -169,7 +175,8 @@ export function fromCel(v: unknown): unknown {
   return v;
 }
 
-/** Evaluates a compiled program; rejects with the evaluation error. */
-export async function evalCel(program: ParseResult, ctx: Record<string, unknown>): Promise<unknown> {
-  return await program(ctx);
+/** Evaluates a compiled program under its cost limit (default: upstream's per-call limit); rejects with the evaluation error. */
+export async function evalCel(program: ParseResult, ctx: Record<string, unknown>, limits: MeterOptions = {}): Promise<unknown> {
+  // upstream evaluates with the request's context: its deadline (--request-timeout, ?timeout=) interrupts evaluation
+  return (await evaluateMeteredAsync(program, ctx, { deadline: currentRequestDeadline(), ...limits })).value;
 }

@@ -14,6 +14,7 @@ import type { AdmissionAuthorizer } from './cel.js';
 import { limitRanger } from './limit-ranger.js';
 import { resourceQuota } from './resource-quota.js';
 import { alwaysPullImages, defaultTolerationSeconds, serviceAccount } from './pod-plugins.js';
+import { priority } from './priority.js';
 import { validatingAdmissionPolicyPlugin } from './policy.js';
 import { mutatingWebhookPlugin, validatingWebhookPlugin } from './webhooks.js';
 
@@ -42,6 +43,7 @@ const IMPLEMENTED: Partial<Record<AdmissionPluginName, Factory>> = {
   ServiceAccount: () => serviceAccount(),
   AlwaysPullImages: () => alwaysPullImages(),
   DefaultTolerationSeconds: () => defaultTolerationSeconds(),
+  Priority: (s) => priority(s),
   MutatingAdmissionWebhook: (s, c) => mutatingWebhookPlugin({ store: s.store, authorizer: s.authorizer, kubeConfigFile: webhookKubeConfig(s, c, s.configDir) }),
   ValidatingAdmissionPolicy: (s) => validatingAdmissionPolicyPlugin(s),
   ValidatingAdmissionWebhook: (s, c) => validatingWebhookPlugin({ store: s.store, authorizer: s.authorizer, kubeConfigFile: webhookKubeConfig(s, c, s.configDir) }),
@@ -54,6 +56,7 @@ export const DEFAULT_ENABLED: readonly AdmissionPluginName[] = [
   'NamespaceLifecycle',
   'LimitRanger',
   'ServiceAccount',
+  'Priority',
   'DefaultTolerationSeconds',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',

@@ -11,9 +11,10 @@ import type { TypeRegistry } from '../registry/registry.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
+import { CelCostError, CostBudget, RUNTIME_CEL_COST_BUDGET, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../cel/cost.js';
 import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, fromCel, toCel, type AdmissionAuthorizer } from './cel.js';
 import { labelsOf, matchResources, namespaceObjectOf } from './matching.js';
-import { reviewRequest } from './webhooks.js';
+import { admissionView, reviewRequest } from './webhooks.js';
 import { inSpan } from '../tracing.js';
 
 export interface PolicyPluginDeps {
@@ -101,8 +102,9 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
   }
   if (params.length === 0) return [];
   const base: Record<string, unknown> = {
-    object: toCel(a.object ?? null),
-    oldObject: toCel(a.oldObject ?? null),
+    // the objects and request as webhooks see them: upstream's spelling of the group, whatever the request used
+    object: toCel(admissionView(a.object)),
+    oldObject: toCel(admissionView(a.oldObject)),
     request: toCel(reviewRequest(a, '')),
     namespaceObject: toCel(nsObj ?? null),
     authorizer: celAuthorizer(deps.authorizer ?? allowAllAuthorizer, a.userInfo ?? { username: a.user }, {
@@ -112,7 +114,10 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
   const scope = { params: !!pspec.paramKind, authorizer: true, variables: true };
   const out: { message: string; reason: string }[] = [];
   for (const p of params) {
-    const vars: Record<string, unknown> = { ...base, params: toCel(p) };
+    const vars: Record<string, unknown> = { ...base, params: toCel(p ? admissionView(p) : null) };
+    // upstream: each (policy, binding, param) evaluation has its own budget; matchConditions have theirs
+    const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET);
+    const matchBudget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
     // variables: evaluated in order, later ones may use earlier ones (upstream composition)
     const variables: Record<string, unknown> = {};
     vars.variables = variables;
@@ -120,9 +125,13 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
       for (const v of arr(pspec.variables).map(obj)) {
         const c = compileAdmissionCel(str(v.expression), scope);
         if (!c.ok) throw new Error(c.message);
-        variables[str(v.name)] = await evalCel(c.program, vars);
+        variables[str(v.name)] = await evalCel(c.program, vars, { budget });
       }
     } catch (e) {
+      if (e instanceof CelCostError && e.outOfBudget) {
+        out.push(...failed(e.message));
+        continue;
+      }
       out.push(...failed(`variable evaluation failed: ${(e as Error).message.split('\n')[0]}`));
       continue;
     }
@@ -132,7 +141,7 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
       const c = compileAdmissionCel(str(m.expression), scope);
       try {
         if (!c.ok) throw new Error(c.message);
-        const r = await evalCel(c.program, vars);
+        const r = await evalCel(c.program, vars, { budget: matchBudget });
         if (r === false) skip = true;
         else if (r !== true) throw new Error('no such overload');
       } catch (e) {
@@ -148,8 +157,13 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
       let result: unknown;
       try {
         if (!c.ok) throw new Error(c.message);
-        result = await evalCel(c.program, vars);
+        result = await evalCel(c.program, vars, { budget });
       } catch (e) {
+        if (e instanceof CelCostError && e.outOfBudget) {
+          // upstream: no further validation rules are run
+          out.push(...failed(e.message));
+          break;
+        }
         out.push(...failed(`expression '${expr}' resulted in error: ${(e as Error).message.split('\n')[0]}`));
         continue;
       }
@@ -158,21 +172,21 @@ async function evaluate(deps: PolicyPluginDeps, a: AdmissionAttributes, policy: 
         out.push(...failed(`expression '${expr}' resulted in error: no such overload`));
         continue;
       }
-      out.push({ message: await messageOf(v, vars, scope), reason: str(v.reason) || 'Invalid' });
+      out.push({ message: await messageOf(v, vars, scope, budget), reason: str(v.reason) || 'Invalid' });
     }
   }
   return out;
 }
 
 /** messageExpression (a non-empty single-line string) wins over message; else "failed expression: <expr>". */
-async function messageOf(v: Obj, vars: Record<string, unknown>, scope: { params: boolean }): Promise<string> {
+async function messageOf(v: Obj, vars: Record<string, unknown>, scope: { params: boolean }, budget: CostBudget): Promise<string> {
   const fallback = str(v.message) || `failed expression: ${str(v.expression).trim()}`;
   const me = str(v.messageExpression);
   if (!me.trim()) return fallback;
   const c = compileAdmissionCel(me, { ...scope, authorizer: true, variables: true });
   if (!c.ok) return fallback;
   try {
-    const r = fromCel(await evalCel(c.program, vars));
+    const r = fromCel(await evalCel(c.program, vars, { budget }));
     if (typeof r === 'string' && r.trim() !== '' && !r.includes('\n') && r.length <= 5000) return r;
   } catch {
     /* upstream falls back to message when messageExpression fails */

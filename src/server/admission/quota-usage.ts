@@ -94,13 +94,41 @@ function inScope(scope: string, pod: KubeObject): boolean {
     case 'NotBestEffort':
       return !bestEffort;
     default:
-      return false; // PriorityClass / CrossNamespacePodAffinity selectors are not implemented
+      return false; // CrossNamespacePodAffinity is not implemented
   }
 }
 
-export function quotaScopes(quota: KubeObject): string[] {
+interface ScopeRequirement {
+  scopeName: string;
+  operator: string;
+  values: string[];
+}
+
+/** spec.scopes (each an Exists requirement, as upstream's getScopeSelectorsFromQuota) and spec.scopeSelector. */
+export function quotaScopes(quota: KubeObject): ScopeRequirement[] {
   const spec = obj(quota.spec);
-  return [...arr(spec.scopes).map(String), ...arr(obj(spec.scopeSelector).matchExpressions).map((e) => str(obj(e).scopeName))];
+  return [
+    ...arr(spec.scopes).map((s) => ({ scopeName: String(s), operator: 'Exists', values: [] })),
+    ...arr(obj(spec.scopeSelector).matchExpressions).map((e) => ({ scopeName: str(obj(e).scopeName), operator: str(obj(e).operator), values: arr(obj(e).values).map(String) })),
+  ];
+}
+
+/** upstream podMatchesScopeFunc: PriorityClass compares the pod's spec.priorityClassName with the requirement. */
+function matchesScope(r: ScopeRequirement, pod: KubeObject): boolean {
+  if (r.scopeName !== 'PriorityClass') return inScope(r.scopeName, pod);
+  const name = str(obj(pod.spec).priorityClassName);
+  switch (r.operator) {
+    case 'In':
+      return r.values.includes(name);
+    case 'NotIn':
+      return !r.values.includes(name);
+    case 'Exists':
+      return name !== '';
+    case 'DoesNotExist':
+      return name === '';
+    default:
+      return false;
+  }
 }
 
 /** Whether a quota tracks this object: every scope must match, and scopes only match pods. */
@@ -108,7 +136,7 @@ export function quotaMatches(quota: KubeObject, type: Pick<ResourceType, 'group'
   const scopes = quotaScopes(quota);
   if (!scopes.length) return true;
   if (type.group !== '' || type.plural !== 'pods') return false;
-  return scopes.every((s) => inScope(s, o));
+  return scopes.every((s) => matchesScope(s, o));
 }
 
 /** The type (group, plural) a quota resource name counts; undefined for compute / storage names, which pods and PVCs carry. */

@@ -7,11 +7,13 @@ import jsonpatch from 'fast-json-patch';
 import { errors, failure, StatusError } from '../../api/status.js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { collectionPrefix } from '../registry/keys.js';
+import { canonicalApiVersion, inUpstreamSpelling, upstreamGroup } from '../registry/names.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import { ADMISSION_GROUP } from '../registry/builtin-admission.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
+import { CostBudget, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../cel/cost.js';
 import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, toCel, type AdmissionAuthorizer } from './cel.js';
 import { namespaceObjectOf, namespaceSelectorMatches, objectSelectorMatches, ruleMatches } from './matching.js';
 import { postReview, resolveTarget, WebhookCredentials } from './webhook-client.js';
@@ -55,14 +57,23 @@ interface Ctx {
   ns?: Promise<KubeObject | undefined>;
 }
 
+/** An object as webhooks and admission policies see it: apiVersion in upstream's spelling (null when absent). */
+export function admissionView(o: KubeObject | undefined): KubeObject | null {
+  return o ? inUpstreamSpelling(o) : null;
+}
+
 function userInfo(a: AdmissionAttributes): NonNullable<AdmissionAttributes['userInfo']> {
   return a.userInfo ?? { username: a.user };
 }
 
-/** The AdmissionReview request (v1 and v1beta1 share this shape). */
+/**
+ * The AdmissionReview request (v1 and v1beta1 share this shape). Webhooks and policies see one spelling whatever
+ * the request used: upstream's (`rbac.authorization.k8s.io`), in kind, resource and the objects' apiVersion.
+ */
 export function reviewRequest(a: AdmissionAttributes, uid: string): Obj {
-  const kind = { group: a.type.group, version: a.type.version, kind: a.type.kind };
-  const resource = { group: a.type.group, version: a.type.version, resource: a.type.plural };
+  const group = upstreamGroup(a.type.group);
+  const kind = { group, version: a.type.version, kind: a.type.kind };
+  const resource = { group, version: a.type.version, resource: a.type.plural };
   const req: Obj = {
     uid,
     kind,
@@ -73,10 +84,10 @@ export function reviewRequest(a: AdmissionAttributes, uid: string): Obj {
     namespace: a.namespace || undefined,
     operation: a.operation,
     userInfo: userInfo(a),
-    object: a.object ?? null,
-    oldObject: a.oldObject ?? null,
+    object: admissionView(a.object),
+    oldObject: admissionView(a.oldObject),
     dryRun: a.dryRun,
-    options: a.options ?? null,
+    options: a.options ? inUpstreamSpelling(a.options) : null,
   };
   if (a.subresource) {
     req.subResource = a.subresource;
@@ -100,6 +111,8 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
   if (conds.length === 0) return true;
   const vars = celVars(a, ctx);
   const errs: string[] = [];
+  // upstream: one budget for the matchConditions of one webhook and object
+  const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
   for (const c of conds) {
     const compiled = compileAdmissionCel(str(c.expression), { authorizer: true });
     if (!compiled.ok) {
@@ -107,7 +120,7 @@ async function matchConditions(conds: Obj[], a: AdmissionAttributes, ctx: Ctx, h
       continue;
     }
     try {
-      const v = await evalCel(compiled.program, vars);
+      const v = await evalCel(compiled.program, vars, { budget });
       if (v === false) return false;
       if (v !== true) errs.push(`expression '${str(c.name)}' resulted in error: no such overload`);
     } catch (e) {
@@ -123,8 +136,8 @@ class MatchConditionError extends Error {}
 function celVars(a: AdmissionAttributes, ctx: Ctx): Record<string, unknown> {
   const user = userInfo(a);
   return {
-    object: toCel(a.object ?? null),
-    oldObject: toCel(a.oldObject ?? null),
+    object: toCel(admissionView(a.object)),
+    oldObject: toCel(admissionView(a.oldObject)),
     request: toCel(reviewRequest(a, '')),
     authorizer: celAuthorizer(ctx.deps.authorizer ?? allowAllAuthorizer, user, {
       group: a.type.group, version: a.type.version, resource: a.type.plural, subresource: a.subresource, namespace: a.namespace, name: a.name,
@@ -151,22 +164,22 @@ async function call(h: Obj, phase: Phase, a: AdmissionAttributes, ctx: Ctx): Pro
   const versions = arr(h.admissionReviewVersions).map(str);
   const version = versions.find((v) => v === 'v1' || v === 'v1beta1');
   const uid = randomUUID();
-  // Our AdmissionReview is the canonical admission.service.io group; the v1beta1 form uses upstream's spelling
-  // (webhooks answering v1beta1 predate the rename).
+  // the review is in upstream's spelling, as everything a webhook sees (either spelling is accepted back)
   const review = {
-    apiVersion: version === 'v1beta1' ? 'admission.k8s.io/v1beta1' : 'admission.service.io/v1',
+    apiVersion: version === 'v1beta1' ? 'admission.k8s.io/v1beta1' : 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
     request: reviewRequest(a, uid),
   };
   let body: unknown;
   try {
-    const target = await resolveTarget(ctx.deps.store, h.clientConfig);
+    const timeoutMs = (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000;
+    const target = await resolveTarget(ctx.deps.store, h.clientConfig, timeoutMs);
     const cc = obj(h.clientConfig);
     body = await postReview(target, review, {
       webhook: name,
       phase,
       caBundle: cc.caBundle ? str(cc.caBundle) : undefined,
-      timeoutMs: (typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10) * 1000,
+      timeoutMs,
       credentials: ctx.credentials.for(target.credentialHost, target.url.port || '443'),
     });
   } catch (e) {
@@ -213,11 +226,13 @@ function applyPatch(target: KubeObject, resp: Obj, webhook: string): boolean {
   const before = JSON.stringify(target);
   let next: KubeObject;
   try {
-    next = jsonpatch.applyPatch(structuredClone(target), ops, true, false).newDocument as KubeObject;
+    // the patch is written against the object the webhook saw (upstream spelling); stored objects are canonical
+    next = jsonpatch.applyPatch(structuredClone(admissionView(target)!), ops, true, false).newDocument as KubeObject;
   } catch (e) {
     throw errors.internal(`failed calling webhook "${webhook}": JSONPatch failed: ${(e as Error).message}`);
   }
   if (!next || typeof next !== 'object' || Array.isArray(next)) throw errors.internal(`failed calling webhook "${webhook}": the patched object is not an object`);
+  if (typeof next.apiVersion === 'string') next.apiVersion = canonicalApiVersion(next.apiVersion);
   for (const k of Object.keys(target)) delete (target as Obj)[k];
   Object.assign(target, next);
   return JSON.stringify(target) !== before;

@@ -63,9 +63,22 @@ export class Authenticator {
     return { jwt, anonymous: config?.anonymous };
   }
 
-  /** Replaces the AuthenticationConfiguration (reload); compiles before swapping, so a failure keeps the old one. */
-  reconfigure(config: AuthenticationConfiguration): void {
-    this.state = this.build(config);
+  /**
+   * Replaces the AuthenticationConfiguration (reload); compiles before swapping, so a failure keeps the old one.
+   * The new JWT authenticators get their first discovery attempt before they take over, so a reload does not
+   * turn working tokens away while discovery is under way; the old ones stop retrying.
+   */
+  async reconfigure(config: AuthenticationConfiguration): Promise<void> {
+    const next = this.build(config);
+    await Promise.all(next.jwt.map((j) => j.firstAttempt()));
+    const old = this.state;
+    this.state = next;
+    for (const j of old.jwt) j.stop();
+  }
+
+  /** Stops the JWT authenticators' background discovery. */
+  close(): void {
+    for (const j of this.state.jwt) j.stop();
   }
 
   /** Whether a request without credentials on this path is anonymous (upstream anonymous + conditions). */
@@ -91,24 +104,33 @@ export class Authenticator {
     throw new AuthenticationFailed('no credentials');
   }
 
-  /** A bearer token's user (also TokenReview); audiences default to the API audiences. */
+  /**
+   * A bearer token's user (also TokenReview) and the audiences it is good for. `audiences` are the requested ones
+   * (TokenReview spec.audiences); none means the API audiences. Audience-agnostic authenticators (token file, the
+   * local admin token, JWT authenticators) are wrapped as upstream's WrapAudienceAgnosticToken(APIAudiences, …):
+   * they authenticate only when the requested audiences intersect the API audiences, and report that intersection.
+   * Service account tokens check their own `aud` against the requested audiences.
+   */
   async authenticateToken(token: string, audiences?: string[]): Promise<{ user: UserInfo; audiences: string[] } | { error: string }> {
     if (token === '') return { error: 'invalid bearer token' };
-    const apiAudiences = audiences?.length ? audiences : this.serviceAccounts.apiAudiences;
+    const apiAudiences = this.serviceAccounts.apiAudiences;
+    const requested = audiences?.length ? audiences : apiAudiences;
+    // upstream audagnostic.go: no intersection -> not authenticated (checked before the delegate runs)
+    const implicit = intersect(requested, apiAudiences);
     const fromFile = this.tokenFile?.lookup(token);
-    if (fromFile) return { user: fromFile, audiences: apiAudiences };
-    if (this.opts.adminToken && sameSecret(token, this.opts.adminToken)) return { user: localAdmin(), audiences: apiAudiences };
+    if (fromFile) return implicit.length ? { user: fromFile, audiences: implicit } : { error: 'invalid bearer token' };
+    if (this.opts.adminToken && sameSecret(token, this.opts.adminToken)) return implicit.length ? { user: localAdmin(), audiences: implicit } : { error: 'invalid bearer token' };
     const iss = unverifiedIssuer(token);
     if (iss === undefined) return { error: 'invalid bearer token' };
     try {
       if (iss === this.serviceAccounts.issuer) {
-        const claims = await this.serviceAccounts.verify(token, apiAudiences);
+        const claims = await this.serviceAccounts.verify(token, requested);
         await this.checkServiceAccountObjects(claims.serviceAccount, claims.bound);
         return { user: serviceAccountUser(claims), audiences: claims.audiences };
       }
       const jwt = this.state.jwt.find((j) => j.issuerUrl === iss);
-      if (!jwt) return { error: 'invalid bearer token' };
-      return { user: await jwt.authenticate(token), audiences: apiAudiences };
+      if (!jwt || !implicit.length) return { error: 'invalid bearer token' };
+      return { user: await jwt.authenticate(token), audiences: implicit };
     } catch (e) {
       if (e instanceof TokenError) return { error: e.message };
       throw e;
@@ -134,6 +156,11 @@ export function bearerToken(header: string | undefined): string | undefined {
   const parts = header.split(' ');
   if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
   return parts[1]!;
+}
+
+/** Members of `a` also in `b`, in `a`'s order (upstream implicit.Intersect(target) keeps the target's order). */
+function intersect(a: string[], b: string[]): string[] {
+  return a.filter((x) => b.includes(x));
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -12,7 +12,7 @@ export interface ReloadOptions {
   file: string;
   anonymousAuthFlagSet: boolean;
   /** Applies a valid configuration; throwing keeps the previous one. */
-  apply(config: AuthenticationConfiguration): void;
+  apply(config: AuthenticationConfiguration): void | Promise<void>;
   log(line: string): void;
 }
 
@@ -61,7 +61,7 @@ export class ConfigReloader {
       this.lastHash = h;
       try {
         const cfg = await loadAuthenticationConfig(this.opts.file, this.opts.anonymousAuthFlagSet);
-        this.opts.apply(cfg);
+        await this.opts.apply(cfg);
         this.opts.log(`reloaded AuthenticationConfiguration from ${this.opts.file}`);
       } catch (e) {
         const detail = e instanceof ConfigLoadError ? e.problems.filter((p) => p.severity === 'error').map((p) => `  ${formatLoadProblem(p)}`).join('\n') : `  ${(e as Error).message}`;

@@ -2,6 +2,7 @@
 // OIDC discovery, JWKS (refetched on an unknown kid), signature and time checks, audiences, claim
 // validation rules, claim mappings and user validation rules. CEL is compiled once per configuration.
 import * as jose from 'jose';
+import { evaluateMetered } from '../cel/cost.js';
 import { compileCel, type CelCompiled, type CelPurpose } from '../../config/cel.js';
 import type { ClaimValidationRule, JWTAuthenticator } from '../../config/types.js';
 import { httpsFetcher } from './https-fetch.js';
@@ -11,6 +12,8 @@ import type { UserInfo } from './user.js';
 export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
 /** go-oidc's allowed clock skew for `nbf`; `exp` is checked strictly. */
 const NBF_SKEW_SECONDS = 5 * 60;
+/** Upstream polls an unavailable issuer's discovery every 10 s. */
+export const DISCOVERY_RETRY_MS = 10_000;
 
 export class TokenError extends Error {}
 
@@ -24,7 +27,8 @@ function compile(purpose: CelPurpose, expression: string): CelCompiled {
 
 function run(c: CelCompiled, vars: Record<string, unknown>, what: string): unknown {
   try {
-    return c.program(vars);
+    // upstream compiles claim rules and mappings with the per-call cost limit
+    return evaluateMetered(c.program, vars).value;
   } catch (e) {
     throw new TokenError(`oidc: error evaluating ${what} expression: ${(e as Error).message.split('\n')[0]}`);
   }
@@ -60,9 +64,20 @@ export class JwtAuthenticator {
   private readonly extra: { key: string; c: CelCompiled }[];
   private readonly userRules: { c: CelCompiled; message?: string }[];
   private keys?: jose.JWTVerifyGetKey;
-  private pending?: Promise<jose.JWTVerifyGetKey>;
+  private attempting = false;
+  private stopped = false;
+  private timer?: NodeJS.Timeout;
+  private lastError = 'discovery has not completed';
+  private settle!: () => void;
+  private readonly ready = new Promise<void>((resolve) => (this.settle = resolve));
+  private readonly retryMs: number;
 
-  constructor(cfg: JWTAuthenticator, private readonly log: (l: string) => void = () => {}) {
+  constructor(
+    cfg: JWTAuthenticator,
+    private readonly log: (l: string) => void = () => {},
+    opts: { retryMs?: number } = {},
+  ) {
+    this.retryMs = opts.retryMs ?? DISCOVERY_RETRY_MS;
     this.issuerUrl = cfg.issuer.url;
     this.audiences = cfg.issuer.audiences;
     this.fetcher = httpsFetcher(cfg.issuer.certificateAuthority || undefined);
@@ -77,26 +92,45 @@ export class JwtAuthenticator {
     this.userRules = (cfg.userValidationRules ?? []).map((r) => ({ c: compile('userValidation', r.expression), message: r.message }));
   }
 
-  /** Starts discovery in the background; the server serves while the issuer is unreachable. */
+  /**
+   * Starts discovery in the background (upstream oidc.New: a goroutine polls every 10 s until the provider is
+   * initialized). Requests never fetch discovery: a token of an issuer not yet initialized fails at once.
+   */
   start(): void {
-    this.keySet().catch((e) => this.log(`jwt authenticator ${this.issuerUrl}: ${(e as Error).message}; tokens of this issuer fail until it is reachable`));
-  }
-
-  /** Discovery then JWKS; retried on demand (single flight) until it succeeds once. */
-  private keySet(): Promise<jose.JWTVerifyGetKey> {
-    if (this.keys) return Promise.resolve(this.keys);
-    this.pending ??= this.discover().then(
+    if (this.stopped || this.keys || this.attempting) return;
+    this.attempting = true;
+    this.discover().then(
       (k) => {
-        this.keys = k;
-        this.pending = undefined;
-        return k;
+        this.attempting = false;
+        if (!this.stopped) this.keys = k;
+        this.settle();
       },
       (e) => {
-        this.pending = undefined;
-        throw e;
+        this.attempting = false;
+        this.lastError = (e as Error).message;
+        this.log(`jwt authenticator ${this.issuerUrl}: ${this.lastError}; tokens of this issuer fail until it is reachable (retrying every ${this.retryMs / 1000}s)`);
+        this.settle();
+        if (this.stopped) return;
+        this.timer = setTimeout(() => this.start(), this.retryMs);
+        this.timer.unref();
       },
     );
-    return this.pending;
+  }
+
+  /** Resolves once the first discovery attempt has finished (succeeded or failed). */
+  firstAttempt(): Promise<void> {
+    return this.ready;
+  }
+
+  /** Whether discovery and the key set are in place. */
+  get initialized(): boolean {
+    return this.keys !== undefined;
+  }
+
+  /** Stops background retries (configuration replaced, server closing). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
   }
 
   private async discover(): Promise<jose.JWTVerifyGetKey> {
@@ -116,12 +150,9 @@ export class JwtAuthenticator {
 
   /** Verifies a token whose unverified `iss` is this issuer and maps it to a user; throws TokenError. */
   async authenticate(token: string): Promise<UserInfo> {
-    let keys: jose.JWTVerifyGetKey;
-    try {
-      keys = await this.keySet();
-    } catch (e) {
-      throw new TokenError(`oidc: authenticator for issuer "${this.issuerUrl}" is not initialized: ${(e as Error).message}`);
-    }
+    // upstream: "oidc: authenticator not initialized" until the background discovery succeeded; no fetch here
+    const keys = this.keys;
+    if (!keys) throw new TokenError(`oidc: authenticator for issuer "${this.issuerUrl}" is not initialized: ${this.lastError}`);
     let claims: Claims;
     try {
       const verified = await jose.jwtVerify(token, keys, { algorithms: JWT_ALGORITHMS, issuer: this.issuerUrl, clockTolerance: NBF_SKEW_SECONDS });

@@ -3,7 +3,7 @@
 // rule matching compares canonical spellings (src/server/registry/names.ts).
 import { failure, type StatusError } from '../../api/status.js';
 import type { UserInfo } from '../auth/user.js';
-import type { RequestInfo } from '../http/request-info.js';
+import type { RequestInfo } from '../request/info.js';
 
 export interface Attributes {
   user: UserInfo;

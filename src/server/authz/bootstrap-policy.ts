@@ -89,6 +89,13 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
       rule(READ, [POLICY], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
     ],
   },
+  {
+    // not upstream's bootstrap policy but metrics-server's manifest: this server serves metrics.k8s.io itself
+    // (with simulated nodes), so those who may view a namespace may run `kubectl top` there
+    name: 'system:aggregated-metrics-reader',
+    labels: { [AGGREGATE_TO('view')]: 'true', [AGGREGATE_TO('edit')]: 'true', [AGGREGATE_TO('admin')]: 'true' },
+    rules: [rule(READ, ['metrics.service.io'], ['pods', 'nodes'])],
+  },
 ];
 
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC, name });

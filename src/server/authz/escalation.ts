@@ -5,7 +5,9 @@
 import { failure } from '../../api/status.js';
 import { SYSTEM_MASTERS } from '../auth/user.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
-import { currentRequest, type Authorization } from '../http/authorization.js';
+import { currentRequest } from '../request/context.js';
+import type { Attributes, AuthorizationResult } from './attributes.js';
+import type { RbacAuthorizer } from './rbac.js';
 import { RBAC_GROUP } from '../registry/builtin-cluster.js';
 import type { KubeObject } from '../registry/types.js';
 import { compactRules, missingPieces, roleRefOf, rulesOf, type PolicyRule } from './rbac.js';
@@ -25,7 +27,14 @@ export function compactRule(r: PolicyRule): string {
   return `{${parts.filter(Boolean).join(', ')}}`;
 }
 
-export function escalationCheck(z: Authorization): AdmissionPlugin {
+/** What the escalation checks ask of the server's authorization (http/authorization.ts provides it). */
+export interface EscalationAuthorizer {
+  readonly rbacEnabled: boolean;
+  readonly rbac: RbacAuthorizer;
+  authorize(a: Attributes): Promise<AuthorizationResult>;
+}
+
+export function escalationCheck(z: EscalationAuthorizer): AdmissionPlugin {
   return {
     name: 'RBACEscalation',
     async validate(a: AdmissionAttributes) {
@@ -33,10 +42,10 @@ export function escalationCheck(z: Authorization): AdmissionPlugin {
       const isRole = ROLE_KINDS.has(a.type.kind);
       if (!isRole && !BINDING_KINDS.has(a.type.kind)) return;
       const ctx = currentRequest();
-      if (!ctx || !z.rbacEnabled || ctx.user.groups.includes(SYSTEM_MASTERS)) return;
+      if (!ctx || !z.rbacEnabled || ctx.auth.user.groups.includes(SYSTEM_MASTERS)) return;
       const group = ctx.attrs?.apiGroup ?? RBAC_GROUP;
       const namespace = a.type.scope === 'Namespaced' ? a.namespace : '';
-      const target = { user: ctx.user, resourceRequest: true, path: '', apiGroup: group, apiVersion: 'v1', subresource: '', namespace };
+      const target = { user: ctx.auth.user, resourceRequest: true, path: '', apiGroup: group, apiVersion: 'v1', subresource: '', namespace };
       const deny = (msg: string) => {
         const gr = `${a.type.plural}.${group}`;
         return failure(403, 'Forbidden', `${gr} ${JSON.stringify(a.name)} is forbidden: ${msg}`, { name: a.name, group, kind: a.type.plural });
@@ -57,24 +66,24 @@ export function escalationCheck(z: Authorization): AdmissionPlugin {
         // upstream BindingAuthorized: `bind` on the referenced role
         const r = await z.authorize({ ...target, verb: 'bind', resource: refResource, name: ref.name, namespace: ref.kind === 'ClusterRole' ? '' : namespace });
         if (r.decision === 'Allow') return;
-        await z.rbac.rulesFor(ctx.user, namespace); // syncs the RBAC caches
+        await z.rbac.rulesFor(ctx.auth.user, namespace); // syncs the RBAC caches
         const role = roleObject(z, ref.kind, namespace, ref.name);
         if (!role) throw deny(`${refResource}.${group} ${JSON.stringify(ref.name)} not found`);
         wanted = rulesOf(role);
       }
-      const held = await z.rbac.rulesFor(ctx.user, namespace);
+      const held = await z.rbac.rulesFor(ctx.auth.user, namespace);
       const missing = missingPieces(held.rules, wanted);
       if (missing.length === 0) return;
-      const groups = `[${ctx.user.groups.map((g) => JSON.stringify(g)).join(' ')}]`;
+      const groups = `[${ctx.auth.user.groups.map((g) => JSON.stringify(g)).join(' ')}]`;
       // upstream lists the compacted missing rules sorted as strings
       const lines = [...new Set(compactRules(missing).map(compactRule))].sort();
-      let msg = `user ${JSON.stringify(ctx.user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
+      let msg = `user ${JSON.stringify(ctx.auth.user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
       if (held.incomplete) msg += `; resolution errors: [${held.error}]`;
       throw deny(msg);
     },
   };
 }
 
-function roleObject(z: Authorization, kind: string, namespace: string, name: string): KubeObject | undefined {
+function roleObject(z: EscalationAuthorizer, kind: string, namespace: string, name: string): KubeObject | undefined {
   return kind === 'ClusterRole' ? z.rbac.source.clusterRole(name) : kind === 'Role' ? z.rbac.source.role(namespace, name) : undefined;
 }

@@ -4,10 +4,12 @@
 // when a CEL match condition is false.
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import { CostBudget, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, evaluateMetered } from '../cel/cost.js';
 import { compileCel, type CelCompiled } from '../../config/cel.js';
 import { parseDuration } from '../../config/formats.js';
 import type { WebhookConfiguration } from '../../config/types.js';
 import { loadKubeconfig, type ClusterCredentials } from '../proxy/kubeconfig.js';
+import { upstreamGroup } from '../registry/names.js';
 import { allow, deny, noOpinion, type Attributes, type AuthorizationResult, type Authorizer } from './attributes.js';
 
 /** Upstream caps the webhook timeout at 30s (validation) and bounds the answer it reads. */
@@ -22,11 +24,15 @@ export interface SubjectAccessReviewSpec {
   nonResourceAttributes?: { path?: string; verb?: string };
 }
 
-/** The v1 SubjectAccessReview spec describing a request (upstream webhook resourceAttributesFrom). */
+/**
+ * The v1 SubjectAccessReview spec describing a request (upstream webhook resourceAttributesFrom). The group is
+ * always in upstream's spelling (`rbac.authorization.k8s.io`, what webhook authorizers are written against),
+ * whichever spelling the request used: no decision may depend on the spelling (one alias table, registry/names).
+ */
 export function sarSpec(a: Attributes): SubjectAccessReviewSpec {
   const spec: SubjectAccessReviewSpec = { user: a.user.name, groups: [...a.user.groups], uid: a.user.uid, extra: structuredClone(a.user.extra) };
   if (a.resourceRequest)
-    spec.resourceAttributes = { namespace: a.namespace, verb: a.verb, group: a.apiGroup, version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name };
+    spec.resourceAttributes = { namespace: a.namespace, verb: a.verb, group: upstreamGroup(a.apiGroup), version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name };
   else spec.nonResourceAttributes = { path: a.path, verb: a.verb };
   return spec;
 }
@@ -172,9 +178,11 @@ export class WebhookAuthorizer implements Authorizer {
     if (this.conditions.length === 0) return { matches: true };
     const request = { user: '', groups: [], uid: '', extra: {}, ...spec };
     const errs: string[] = [];
+    // each condition runs under the per-call limit, all of them from one budget per request (as admission's matchConditions)
+    const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
     for (const c of this.conditions) {
       try {
-        const v = c.program({ request });
+        const v = evaluateMetered(c.program, { request }, { budget }).value;
         if (v === false) return { matches: false };
         if (v !== true) errs.push(`expression ${JSON.stringify(c.expression)} did not evaluate to bool`);
       } catch (e) {

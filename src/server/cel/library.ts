@@ -6,6 +6,8 @@
 // way cel-js itself declares optional.of/none.
 import { type Environment, Optional } from '@marcbachmann/cel-js';
 import { installComprehensions } from './comprehensions.js';
+// every evaluation in these environments is metered (runtime cost limits)
+import './cost.js';
 import { FORMATS, NamedFormat } from './format.js';
 import { formatString } from './string-format.js';
 import { CIDR, IP, isCIDR, isGlobalUnicast, isIP, isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseCIDR, parseIP } from './net.js';

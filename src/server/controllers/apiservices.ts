@@ -2,7 +2,7 @@
 // autoregister controller does (kube-apiserver pkg/controlplane/apiserver/aggregator.go): named `version.group`
 // (`v1.` for the core group), without spec.service (Local), Available with reason Local.
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup, groupSpellings, upstreamGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
 import { mutateObject, typeForResource } from './controller-support.js';
@@ -32,6 +32,8 @@ const PRIORITIES: Record<string, [number, number]> = {
   'node.k8s.io/v1': [16300, 15],
   'discovery.k8s.io/v1': [16200, 15],
   'flowcontrol.apiserver.k8s.io/v1': [16100, 21],
+  // metrics-server's APIService (its manifest's priorities)
+  'metrics.k8s.io/v1beta1': [100, 100],
 };
 
 /** Built-in group-versions other than these are not listed (upstream skips them too). */

@@ -5,7 +5,7 @@
 // (upstream serviceaccounts-controller and root-ca-cert-publisher).
 import { isIP } from 'node:net';
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { registerLocalAPIServices } from './apiservices.js';
@@ -118,6 +118,20 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
   }
   await registerLocalAPIServices(deps, opts.signal);
   await bootstrapFlowControl(deps, opts.signal);
+  await bootstrapPriorityClasses(deps, opts.signal);
+}
+
+/** upstream pkg/registry/scheduling/rest (SystemPriorityClasses): created at start, kept if they exist. */
+export const SYSTEM_PRIORITY_CLASSES = [
+  { name: 'system-node-critical', value: 2_000_001_000, description: 'Used for system critical pods that must not be moved from their current node.' },
+  { name: 'system-cluster-critical', value: 2_000_000_000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
+];
+
+async function bootstrapPriorityClasses(deps: ApiDeps, signal: AbortSignal): Promise<void> {
+  const type = typeForResource(deps.types, canonicalGroup('scheduling.k8s.io'), 'priorityclasses');
+  if (!type) return;
+  for (const pc of SYSTEM_PRIORITY_CLASSES)
+    await ensureCreated(deps, type, { apiVersion: `${type.group}/v1`, kind: 'PriorityClass', metadata: { name: pc.name }, value: pc.value, description: pc.description } as KubeObject, MANAGER, signal);
 }
 
 const isActive = (ns: KubeObject | undefined): boolean =>

@@ -25,6 +25,8 @@ export interface ClusterOptions {
   controllers: string[];
   simulatedNodes: number;
   eventTtlMs: number;
+  /** --horizontal-pod-autoscaler-sync-period */
+  hpaSyncPeriodMs?: number;
   kubelet?: Partial<KubeletTimings>;
   /** The clock of the controllers (tests move it). */
   now?: () => number;
@@ -97,7 +99,7 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('endpointslice-controller')) controllers.push(new EndpointSliceController({ ...ctx, events: recorder('endpointslice-controller') }));
   if (on('replicationcontroller-controller'))
     controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
-  if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }));
+  if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }, opts.hpaSyncPeriodMs));
   if (on('resourcequota-controller')) controllers.push(new ResourceQuotaController(ctx, deps.store, deps.types));
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0) {

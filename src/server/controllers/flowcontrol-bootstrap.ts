@@ -3,7 +3,7 @@
 // values), created at each start when absent and marked with the auto-update annotation as upstream does.
 // Admission of requests does not consult them: they are the objects clients and dashboards read.
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
 import { mutateObject, typeForResource } from './controller-support.js';

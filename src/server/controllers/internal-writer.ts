@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../../api/status.js';
 import { serverComponent } from '../auth/user.js';
-import { resourceStoreFor, type ApiDeps } from '../http/api-handler.js';
-import { requestInfo } from '../http/request-info.js';
+import type { ApiDeps } from '../http/api-handler.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
+import { requestInfo } from '../request/info.js';
 import type { RequestScope } from '../http/scope.js';
 import { createObject } from '../http/rest/write.js';
 import { typePrefix } from '../registry/keys.js';

@@ -8,6 +8,9 @@
 //            for restartPolicy Never)
 //   image  — the image cannot be pulled: ErrImagePull, then ImagePullBackOff; the pod stays Pending
 //   exit   — run-to-completion pods exit with code 1 (phase Failed); other pods crash-loop as `crash`
+//
+// What the kubelet answers on its streaming side derives from the pod objects this writes: logs
+// (sim/pod-logs.ts), exec/attach/port-forward (sim/container-runtime.ts), served by src/server/streaming.
 import { createHash } from 'node:crypto';
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';

@@ -4,18 +4,15 @@ import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
 import { isAlreadyExists, type ApiWriter } from './api-writer.js';
 
-/** Nodes created by --simulated-nodes carry this annotation; the simulated kubelet runs only their pods. */
-export const SIMULATED_ANNOTATION = 'node.periscope.dev/simulated';
+import { SIMULATED_ANNOTATION } from '../sim/nodes.js';
+
+export { SIMULATED_ANNOTATION, isSimulatedNode } from '../sim/nodes.js';
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const LEASE_DURATION_S = 40;
 const RENEW_MS = 10_000;
 
 export function simulatedNodeName(i: number): string {
   return `periscope-worker-${i}`;
-}
-
-export function isSimulatedNode(n: KubeObject | undefined): boolean {
-  return n?.metadata?.annotations?.[SIMULATED_ANNOTATION] === 'true';
 }
 
 function nodeObject(i: number): KubeObject {

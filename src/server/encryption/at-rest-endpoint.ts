@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
 import type { ApiDeps } from '../http/api-handler.js';
-import { requestInfo } from '../http/request-info.js';
+import { requestInfo } from '../request/info.js';
 import { writeEncoded } from '../http/respond.js';
 import { objectKey } from '../registry/keys.js';
 import { TransformingStore } from '../storage/transform.js';

@@ -2,15 +2,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
 import type { FeatureGates } from '../features.js';
-import { ResourceStore } from '../registry/resource-store.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import type { TypeRegistry } from '../registry/registry.js';
-import type { ResourceType } from '../registry/types.js';
 import { pathSegmentErrors } from '../registry/meta-validation.js';
 import type { RevisionedStore } from '../storage/types.js';
 import { typePrefix } from '../registry/keys.js';
+import { canonicalGroup } from '../registry/names.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { defaultWatchSettings, handleWatch, type WatchSettings } from './rest/watch.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/info.js';
 import { gv } from './rest/decode.js';
 import { handleDelete, handleDeleteCollection } from './rest/delete.js';
 import { handleEviction } from './rest/eviction.js';
@@ -20,10 +20,13 @@ import { handleBinding } from './rest/binding.js';
 import { handleGet, handleList } from './rest/read.js';
 import { handlePatch } from './rest/patch.js';
 import { handleCreate, handleUpdate, type WriteDeps } from './rest/write.js';
+import { handleMetrics } from './rest/metrics.js';
+import { serveAggregated, type AggregatedRoutes } from './aggregated-proxy.js';
+import { isMetricsType } from '../registry/builtin-metrics.js';
 import type { RequestScope } from './scope.js';
-import { requestAuth, type Authentication } from './authentication.js';
-import { anonymousUser } from '../auth/user.js';
-import { withRequestContext, type Authorization } from './authorization.js';
+import type { Authentication } from './authentication.js';
+import type { Authorization } from './authorization.js';
+import { requestUser, withRequestContext } from '../request/context.js';
 
 export type VerbHandler = (s: RequestScope, deps: WriteDeps) => Promise<void>;
 
@@ -39,17 +42,11 @@ export interface ApiDeps extends WriteDeps {
   authorization?: Authorization;
   /** Extra verb handlers registered by later layers (watch, patch). */
   verbs: Partial<Record<string, VerbHandler>>;
+  /** Group-versions an APIService hands to a Service (aggregated APIs). */
+  aggregator?: AggregatedRoutes;
 }
 
-const stores = new WeakMap<ResourceType, ResourceStore>();
-
-export { defaultWatchSettings };
-
-export function resourceStoreFor(type: ResourceType, store: RevisionedStore): ResourceStore {
-  let rs = stores.get(type);
-  if (!rs || rs.store !== store) stores.set(type, (rs = new ResourceStore(type, store)));
-  return rs;
-}
+export { defaultWatchSettings, resourceStoreFor };
 
 const notFound = () => errors.notFound({ group: '', resource: '' });
 
@@ -61,8 +58,7 @@ export async function handleResourceRequest(
   deps: ApiDeps,
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
-  // authorized before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
-  await deps.authorization?.authorizeResource(req, info, query);
+  // authorized by the chain (http/chain.ts) before the type is resolved, as upstream: an unknown resource is 403 to whoever may not see it
   // the request context serves the write path's escalation checks: reads go without it
   if (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') return dispatch(req, res, info, query, deps, signal);
   return withRequestContext(req, () => dispatch(req, res, info, query, deps, signal));
@@ -77,7 +73,12 @@ async function dispatch(
   signal: AbortSignal | (() => AbortSignal),
 ): Promise<void> {
   const type = deps.types.lookup(info.group, info.version, info.resource);
-  if (!type || !type.served) throw withMessage(notFound(), 'the server could not find the requested resource');
+  if (!type || !type.served) {
+    // a group-version served elsewhere: an APIService names a Service for it (local types win, as upstream's)
+    const aggregated = info.group !== '' && !deps.types.groups().get(canonicalGroup(info.group))?.has(info.version) ? deps.aggregator?.route(info.group, info.version) : undefined;
+    if (aggregated) return serveAggregated(req, res, aggregated, requestUser(req));
+    throw withMessage(notFound(), 'the server could not find the requested resource');
+  }
   const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
   if (type.scope === 'Cluster' && namespacedPath) throw withMessage(notFound(), 'the server could not find the requested resource');
   if (info.subresource && !type.subresources.some((s) => s.name === info.subresource))
@@ -87,7 +88,7 @@ async function dispatch(
   // (apimachinery IsValidPathSegmentName, checked by upstream's NamespaceKeyFunc).
   checkPathSegment('Name', info.name);
   checkPathSegment('Namespace', info.namespace);
-  const userInfo = requestAuth(req)?.user ?? anonymousUser();
+  const userInfo = requestUser(req);
   const s: RequestScope = {
     req,
     res,
@@ -107,6 +108,14 @@ async function dispatch(
       return typeof signal === 'function' ? signal() : signal;
     },
   };
+  // metrics.k8s.io: computed from nodes and pods on each read, nothing stored
+  if (isMetricsType(type)) {
+    const source = (plural: string) => {
+      const t = deps.types.lookup('', 'v1', plural)!;
+      return { rs: resourceStoreFor(t, deps.store), cache: deps.caches.get(typePrefix(t)) };
+    };
+    return handleMetrics(s, { nodes: source('nodes'), pods: source('pods') });
+  }
   // a virtual sub-resource: POST only (pods/eviction)
   if (info.subresource === 'eviction') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');

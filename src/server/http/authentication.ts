@@ -1,6 +1,6 @@
-// The authentication step of the handler chain: every request except the public health and version
-// endpoints gets its user here (or a 401), with requested impersonation parsed and checked. Later
-// steps (authorization, REST handlers) read the result with requestAuth(req) or RequestScope.userInfo.
+// The authentication step of the handler chain (http/chain.ts): every request not on the chain's short
+// public list gets its user here (or a 401), with requested impersonation parsed and checked. Later
+// steps (authorization, REST handlers) read the result from the request context (request/context.ts).
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { errors } from '../../api/status.js';
@@ -11,23 +11,8 @@ import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
 import type { ServerFlags } from '../flags.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import type { RevisionedStore } from '../storage/types.js';
-import { resourceStoreFor } from './api-handler.js';
-
-/** What authentication attached to a request. */
-export interface RequestAuth {
-  /** The user the request acts as (the impersonated one once impersonation is authorized). */
-  user: UserInfo;
-  /** The authenticated user when impersonating. */
-  impersonator?: UserInfo;
-  impersonation?: ImpersonationRequest;
-}
-
-const attributes = new WeakMap<IncomingMessage, RequestAuth>();
-
-/** The request's authentication result; requests that skipped the step (none reach handlers) are anonymous. */
-export function requestAuth(req: IncomingMessage): RequestAuth | undefined {
-  return attributes.get(req);
-}
+import { setRequestAuth, type RequestAuth } from '../request/context.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 
 /** Decides one impersonated attribute (the authorizer's `impersonate` verb). */
 export type ImpersonationAuthorizer = (user: UserInfo, check: ImpersonationCheck) => Promise<boolean> | boolean;
@@ -52,17 +37,6 @@ export interface AuthenticationDeps {
   types: TypeRegistry;
   adminToken?: string;
   log(line: string): void;
-}
-
-/** Paths served to everyone without authentication (upstream: system:public-info-viewer for all users). */
-export function isPublicPath(path: string): boolean {
-  return /^\/(healthz|livez|readyz)(\/|$)/.test(path) || path === '/version' || path === '/version/';
-}
-
-/** API, OpenAPI and metrics paths always authenticate; other paths only when no explorer is served there. */
-export function needsAuthentication(path: string, servesExplorer: boolean): boolean {
-  if (isPublicPath(path)) return false;
-  return !servesExplorer || /^\/(api|apis|openapi|metrics)(\/|$)/.test(path);
 }
 
 /** https.createServer options asking for (but not requiring) a client certificate verified by --client-ca-file. */
@@ -148,11 +122,14 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
         }
         result = { user: impersonatedUser(impersonation), impersonator: user, impersonation };
       }
-      attributes.set(req, result);
+      setRequestAuth(req, result);
       return result;
     },
     reload: () => reloader?.reload() ?? Promise.resolve(),
-    close: () => reloader?.close(),
+    close: () => {
+      reloader?.close();
+      authenticator.close();
+    },
   };
   return auth;
 }

@@ -1,7 +1,7 @@
-// The authorization step of the handler chain, right after authentication: resource requests are
-// authorized in api-handler.ts once their RequestInfo is known, other API paths (discovery, OpenAPI) in
-// app.ts. Impersonation headers are authorized here too (verb `impersonate`). A denial is upstream's 403.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The authorization step of the handler chain (http/chain.ts), after authentication and max in flight:
+// every request not on the public list, resource requests by their RequestInfo attributes, all others as
+// non-resource URLs. Impersonation headers are authorized here too (verb `impersonate`, asked by the
+// authentication step). A denial is upstream's 403; a request without a user is never allowed.
 import type { IncomingMessage } from 'node:http';
 import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
 import type { ImpersonationCheck } from '../auth/impersonation.js';
@@ -18,9 +18,10 @@ import { RBAC_GROUP } from '../registry/builtin-cluster.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
-import { requestAuth, type Authentication } from './authentication.js';
-import type { RequestInfo } from './request-info.js';
-import { resourceStoreFor } from './api-handler.js';
+import type { Authentication } from './authentication.js';
+import { requestState, requestUser } from '../request/context.js';
+import type { RequestInfo } from '../request/info.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import { escalationCheck } from '../authz/escalation.js';
 import type { AdmissionChain } from './admission.js';
 import type { AdmissionAuthorizer } from '../admission/cel.js';
@@ -71,33 +72,6 @@ export interface RulesResult {
   nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
   incomplete: boolean;
   evaluationError?: string;
-}
-
-interface RequestContext {
-  user: UserInfo;
-  attrs?: Attributes;
-  authorization: Authorization;
-}
-
-const context = new AsyncLocalStorage<RequestContext>();
-const byRequest = new WeakMap<IncomingMessage, RequestContext>();
-
-/** The user and authorizer of the request being handled (escalation checks run inside the write path). */
-export function currentRequest(): RequestContext | undefined {
-  return context.getStore();
-}
-
-/** Runs the rest of a request with its authorization context available to currentRequest(). */
-export function withRequestContext<T>(req: IncomingMessage, fn: () => Promise<T>): Promise<T> {
-  const c = byRequest.get(req);
-  return c ? context.run(c, fn) : fn();
-}
-
-/** Authorizes one more verb on the request's resource (upstream: unsafe-delete-ignore-read-errors for corrupt-object deletes). */
-export async function authorizeAdditionalVerb(req: IncomingMessage, verb: string): Promise<void> {
-  const c = byRequest.get(req);
-  if (!c?.attrs) return;
-  await c.authorization.require({ ...c.attrs, verb });
 }
 
 /** The name a list/watch/deletecollection narrows to with fieldSelector metadata.name= (upstream RequestInfo). */
@@ -202,18 +176,20 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
       if (r.decision !== 'Allow') throw forbidden(a, r.reason);
     },
     async authorizeResource(req, info, query) {
-      const auth = requestAuth(req);
-      if (!auth) return;
-      const attrs = resourceAttributes(auth.user, info);
+      // no user is never "allowed": a request that skipped authentication fails here
+      const user = requestUser(req);
+      const attrs = resourceAttributes(user, info);
       if (!attrs.name && (attrs.verb === 'list' || attrs.verb === 'watch' || attrs.verb === 'deletecollection')) attrs.name = selectedName(query);
-      byRequest.set(req, { user: auth.user, attrs, authorization: z });
+      const state = requestState(req);
+      state.attrs = attrs;
+      state.authorizeVerb = (verb) => z.require({ ...attrs, verb });
       if (allowsAll()) return;
       await z.require(attrs);
     },
     async authorizeNonResource(req, method, path) {
-      const auth = requestAuth(req);
-      if (!auth || allowsAll()) return;
-      await z.require(nonResourceAttributes(auth.user, method, path));
+      const user = requestUser(req);
+      if (allowsAll()) return;
+      await z.require(nonResourceAttributes(user, method, path));
     },
     async start() {
       const rs = (plural: string) => resourceStoreFor(d.types.lookup(RBAC_GROUP, 'v1', plural)!, d.store);

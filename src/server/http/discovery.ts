@@ -5,6 +5,7 @@ import { canonicalGroup, groupSpelledLike, groupSpellings } from '../registry/na
 import { compareVersions, type TypeRegistry } from '../registry/registry.js';
 import type { ResourceType } from '../registry/types.js';
 import { writeEncoded } from './respond.js';
+import type { ExternalGroupVersion } from './aggregated-proxy.js';
 
 function resourceVerbs(t: ResourceType): string[] {
   return [...t.verbs].sort();
@@ -63,7 +64,7 @@ function sortedGroups(reg: TypeRegistry): [string, Map<string, ResourceType[]>][
  * The legacy APIGroupList lists aliased groups in both spellings: it says nothing of the client's spelling, and
  * older clients (and those with aggregated discovery off) resolve a manifest's apiVersion, either spelling, from it.
  */
-export function apiGroupList(reg: TypeRegistry): Record<string, unknown> {
+export function apiGroupList(reg: TypeRegistry, external: ExternalGroupVersion[] = []): Record<string, unknown> {
   const groups: Record<string, unknown>[] = [];
   for (const [group, versions] of sortedGroups(reg)) {
     const vs = [...versions.keys()].sort(compareVersions);
@@ -75,7 +76,55 @@ export function apiGroupList(reg: TypeRegistry): Record<string, unknown> {
       });
     }
   }
+  for (const [name, vs] of externalGroups(reg, external))
+    groups.push({
+      name,
+      versions: vs.map((v) => ({ groupVersion: `${name}/${v.version}`, version: v.version })),
+      preferredVersion: { groupVersion: `${name}/${vs[0]!.version}`, version: vs[0]!.version },
+    });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/**
+ * Groups only APIServices naming a Service serve (kube-aggregator lists them whether or not they are available),
+ * by name, versions sorted; a group this server serves itself is not listed again.
+ */
+function externalGroups(reg: TypeRegistry, external: ExternalGroupVersion[]): Map<string, ExternalGroupVersion[]> {
+  const local = reg.groups();
+  const out = new Map<string, ExternalGroupVersion[]>();
+  for (const e of [...external].sort((a, b) => a.group.localeCompare(b.group) || compareVersions(a.version, b.version))) {
+    if (!e.group || local.has(canonicalGroup(e.group))) continue;
+    out.set(e.group, [...(out.get(e.group) ?? []), e]);
+  }
+  return out;
+}
+
+/** An aggregated API's APIResourceList entries in apidiscovery's form (sub-resources under their resource). */
+function externalResources(list: Record<string, unknown>[]): Record<string, unknown>[] {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const verbs = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+  const top = new Map<string, Record<string, unknown>>();
+  for (const r of list) {
+    const name = str(r.name);
+    if (!name || name.includes('/')) continue;
+    const d: Record<string, unknown> = {
+      resource: name,
+      responseKind: { group: str(r.group), version: str(r.version), kind: str(r.kind) },
+      scope: r.namespaced === true ? 'Namespaced' : 'Cluster',
+      singularResource: str(r.singularName),
+      verbs: verbs(r.verbs),
+    };
+    if (Array.isArray(r.shortNames) && r.shortNames.length) d.shortNames = verbs(r.shortNames);
+    if (Array.isArray(r.categories) && r.categories.length) d.categories = verbs(r.categories);
+    top.set(name, d);
+  }
+  for (const r of list) {
+    const [parent, sub] = str(r.name).split('/');
+    const p = sub ? top.get(parent!) : undefined;
+    if (!p) continue;
+    p.subresources = [...((p.subresources as unknown[]) ?? []), { subresource: sub, responseKind: { group: str(r.group), version: str(r.version), kind: str(r.kind) }, verbs: verbs(r.verbs) }];
+  }
+  return [...top.values()];
 }
 
 export function apiGroup(reg: TypeRegistry, urlGroup: string): Record<string, unknown> | undefined {
@@ -130,7 +179,7 @@ function discoveryResources(types: ResourceType[]) {
  * and categories, so `kubectl api-resources` shows it once and kubectl resolves a resource to one group. The legacy
  * APIGroupList (apiGroupList) carries no spelling hint and keeps listing both.
  */
-export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discoveryGroup: string, discoveryVersion = 'v2'): Record<string, unknown> {
+export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discoveryGroup: string, discoveryVersion = 'v2', external: ExternalGroupVersion[] = []): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   if (legacy) {
     const core = reg.groups().get('');
@@ -147,6 +196,12 @@ export function aggregatedDiscovery(reg: TypeRegistry, legacy: boolean, discover
         versions: vs.map(([v, ts]) => ({ version: v, resources: discoveryResources(ts), freshness: 'Current' })),
       });
     }
+    // aggregated APIs: their backend's resources while available, Stale (and none) while not
+    for (const [name, vs] of externalGroups(reg, external))
+      items.push({
+        metadata: { name },
+        versions: vs.map((v) => ({ version: v.version, resources: v.available ? externalResources(v.resources) : [], freshness: v.available ? 'Current' : 'Stale' })),
+      });
   }
   return { kind: 'APIGroupDiscoveryList', apiVersion: `${discoveryGroup}/${discoveryVersion}`, metadata: {}, items };
 }

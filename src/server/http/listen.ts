@@ -10,13 +10,26 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
+/** kube-apiserver's MaxHeaderBytes (1 MiB); larger headers are answered 431 by Node. */
+const MAX_HEADER_BYTES = 1 << 20;
+
+/** Headers must arrive within this (upstream's ReadHeaderTimeout, 32 s). */
+export const HEADERS_TIMEOUT_MS = 32_000;
+
+/**
+ * Options of the API server's http/https server. Node enforces the header and request timeouts only
+ * when it checks its connections, every 30 s by default: a slow client would keep its connection up to
+ * 30 s past the timeout (58-60 s instead of 32). Checking every second keeps them within a second.
+ */
+export const HTTP_SERVER_OPTIONS = { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 } as const;
+
 /**
  * Connection limits of kube-apiserver's secure serving (k8s.io/apiserver pkg/server/secure_serving.go):
  * headers must arrive within 32 s (slowloris), idle keep-alive connections close after 90 s; a request
  * whose body has not arrived after `requestTimeoutMs` (--request-timeout) is cut.
  */
-export function limitConnections(server: Server, requestTimeoutMs = 60_000): void {
-  server.headersTimeout = 32_000;
+export function limitConnections(server: Server, requestTimeoutMs = 60_000, headersTimeoutMs = HEADERS_TIMEOUT_MS): void {
+  server.headersTimeout = headersTimeoutMs;
   server.keepAliveTimeout = 90_000;
   server.requestTimeout = requestTimeoutMs > 0 ? Math.max(requestTimeoutMs, server.headersTimeout) : 0;
 }

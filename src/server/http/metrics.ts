@@ -10,7 +10,7 @@ import { typePrefix } from '../registry/keys.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { VERSION_INFO } from '../version.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/info.js';
 import { writeEncoded } from './respond.js';
 
 export const METRICS_PATH = '/metrics';

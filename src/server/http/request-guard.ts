@@ -80,8 +80,30 @@ export function crossSiteReason(req: IncomingMessage, scheme: 'http' | 'https'):
   if (site === 'cross-site') return 'Sec-Fetch-Site: cross-site';
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
-  if (origin.toLowerCase() !== `${scheme}://${(req.headers.host ?? '').toLowerCase()}`) return `Origin ${JSON.stringify(origin.slice(0, 200))}`;
+  if (!sameHostAndPort(origin, req.headers.host, scheme)) return `Origin ${JSON.stringify(origin.slice(0, 200))}`;
   return undefined;
+}
+
+const DEFAULT_PORTS: Record<string, string> = { http: '80', https: '443', ws: '80', wss: '443' };
+
+/** host and port of `host[:port]`, the port defaulted by the scheme; undefined when it is no such thing. */
+function hostPort(authority: string, scheme: string): string | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[^:@[\]]+)(?::(\d{1,5}))?$/i.exec(authority);
+  if (!m) return undefined;
+  const port = m[2] ?? DEFAULT_PORTS[scheme];
+  return port === undefined ? undefined : `${m[1]!.toLowerCase()}:${Number(port)}`;
+}
+
+/**
+ * Whether an Origin names the request's own host and port. Its scheme does not matter: only this server
+ * serves this host and port, and clients that are not browsers (Python's websocket library) send
+ * `http://` for a `wss://` connection.
+ */
+function sameHostAndPort(origin: string, host: string | undefined, scheme: 'http' | 'https'): boolean {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)$/i.exec(origin);
+  if (!m || host === undefined) return false;
+  const a = hostPort(m[2]!, m[1]!.toLowerCase());
+  return a !== undefined && a === hostPort(host, scheme);
 }
 
 export function forbiddenHost(host: string | undefined) {
@@ -134,4 +156,36 @@ export function parseQuery(raw: string): URLSearchParams {
       .filter((pair) => !pair.includes(';') && !BAD_ESCAPE.test(pair))
       .join('&'),
   );
+}
+
+const HEX = /^[0-9a-fA-F]{2}$/;
+
+/**
+ * The request path as Go's net/http gives it to kube-apiserver's filters (Request.URL.Path): every
+ * percent-escape decoded, `%2F` included (it separates segments like `/`), dot segments and repeated
+ * slashes kept as sent (no filter or handler resolves them: a `.` or `..` segment names nothing). A
+ * malformed escape is 400 before any filter runs, as Go answers "invalid URL escape". Decoded once: the
+ * result is never decoded again (`%2561` stays `%61`, which no name may hold).
+ */
+export function decodePath(path: string): string {
+  if (path.indexOf('%') < 0) return path; // the usual request: no allocation
+  const bytes: number[] = [];
+  let plain = true;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x25) {
+      const hex = path.slice(i + 1, i + 3);
+      if (!HEX.test(hex)) throw errors.badRequest(`invalid URL escape ${JSON.stringify(path.slice(i, i + 3))}`);
+      const b = parseInt(hex, 16);
+      if (b >= 0x80) plain = false;
+      bytes.push(b);
+      i += 2;
+    } else {
+      // Node reads the request line as latin1: each char is one byte sent
+      if (c >= 0x80) plain = false;
+      bytes.push(c & 0xff);
+    }
+  }
+  // Go keeps the bytes; a string holds no invalid UTF-8, so such bytes become U+FFFD (which no name may hold)
+  return Buffer.from(bytes).toString(plain ? 'latin1' : 'utf8');
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
 import { parseDuration as parseGoDuration } from '../../config/formats.js';
+import { enterRequestDeadline } from './deadline-context.js';
 import { writeError } from './respond.js';
 
 export interface Deadline {
@@ -20,6 +21,8 @@ export function requestDeadline(req: IncomingMessage, res: ServerResponse, query
     if (parsed > 0 && (ms <= 0 || parsed < ms)) ms = parsed;
   }
   if (ms <= 0) return undefined;
+  // the rest of this request's handling (same async context) sees its deadline
+  enterRequestDeadline(Date.now() + ms);
   const timer = setTimeout(() => {
     if (res.writableEnded) return;
     abort();

@@ -4,7 +4,7 @@ import type { UserInfo } from '../auth/user.js';
 import type { FeatureGates } from '../features.js';
 import type { ResourceStore } from '../registry/resource-store.js';
 import type { ResourceType } from '../registry/types.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/info.js';
 import type { WatchCache } from '../watch/watch-cache.js';
 
 export interface RequestScope {

@@ -64,18 +64,14 @@ class FileCache {
   }
 }
 
+/** Serves `path`, the request's decoded path (http/chain.ts). */
 export function createStaticHandler(dir: string): ((req: IncomingMessage, res: ServerResponse, path: string) => boolean) | undefined {
   const root = resolve(dir);
   if (!existsSync(join(root, 'index.html'))) return undefined;
   const cache = new FileCache();
   return (req, res, path) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return false; // malformed percent-encoding names no file
-    }
+    const decoded = path; // decoded once, by the chain (decodePath): never again
     if (decoded.includes('\0')) return false;
     const rel = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
     let file = join(root, rel);

@@ -71,11 +71,20 @@ export class WebSocketResponse extends Writable {
   statusCode = 200;
   headersSent = false;
   private readonly headers = new Map<string, OutgoingHttpHeader>();
-  private mode: 'pending' | 'upgrading' | 'ws' | 'http' = 'pending';
+  private mode: 'pending' | 'upgrading' | 'ws' | 'http' | 'detached' = 'pending';
   private ws?: WebSocket;
   private binary = false;
   private waiting?: () => void;
   private body: Buffer[] = [];
+  /** Told the answer's status once: 101 when the handshake completed, the HTTP status otherwise (0: the client left first). */
+  onStatus?: (status: number) => void;
+  private statusTold = false;
+
+  private tell(status: number): void {
+    if (this.statusTold) return;
+    this.statusTold = true;
+    this.onStatus?.(status);
+  }
 
   constructor(
     private readonly req: IncomingMessage,
@@ -85,6 +94,7 @@ export class WebSocketResponse extends Writable {
     super({ highWaterMark: HIGH_WATER_MARK });
     socket.on('error', () => this.destroy());
     socket.once('close', () => {
+      this.tell(0);
       if (this.mode !== 'ws') this.destroy();
     });
   }
@@ -112,6 +122,7 @@ export class WebSocketResponse extends Writable {
     // only a GET can become a WebSocket (RFC 6455 §4.1); anything else is answered over plain HTTP
     if (code !== 200 || this.mode !== 'pending' || this.req.method !== 'GET') {
       this.mode = 'http';
+      this.tell(code);
       return this;
     }
     // JSON events are text messages; Protobuf and CBOR ones binary
@@ -127,6 +138,7 @@ export class WebSocketResponse extends Writable {
       server.removeListener('headers', addWarnings);
       this.ws = ws;
       this.mode = 'ws';
+      this.tell(101);
       ws.on('close', () => this.destroy());
       ws.on('error', () => this.destroy());
       const w = this.waiting;
@@ -134,6 +146,13 @@ export class WebSocketResponse extends Writable {
       w?.();
     });
     return this;
+  }
+
+  /** Hands the raw socket to a protocol of its own (exec, attach, port-forward): nothing more is written here. */
+  detach(): { socket: Duplex; head: Buffer } {
+    this.mode = 'detached';
+    this.headersSent = true;
+    return { socket: this.socket, head: this.head };
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -162,6 +181,7 @@ export class WebSocketResponse extends Writable {
       else close();
       return;
     }
+    this.tell(this.statusCode);
     const body = Buffer.concat(this.body);
     const lines = [`HTTP/1.1 ${this.statusCode} ${STATUS_CODES[this.statusCode] ?? ''}`];
     for (const [k, v] of this.headers) {
@@ -174,6 +194,7 @@ export class WebSocketResponse extends Writable {
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (this.mode === 'detached') return cb(err);
     if (this.ws) this.ws.terminate();
     else if (this.mode !== 'http' || !this.writableFinished) this.socket.destroy();
     cb(err);

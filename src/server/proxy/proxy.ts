@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { KubeconfigError, loadKubeconfig, type ClusterCredentials } from './kubeconfig.js';
 import { kubeconfigContexts } from './contexts.js';
 import { forwardUpgrade, refuseUpgrade } from './upgrade.js';
+import { ProxySession, SESSION_PATH } from './session.js';
 
 export interface ProxyServer {
   readonly url: string;
@@ -115,6 +116,8 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
   /** Forwarded requests and joined sockets in flight: a context switch ends them (they belong to the old cluster). */
   const inFlight = new Set<{ destroy(): void }>();
   const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
+  // the explorer's exec/attach/port-forward: same-origin WebSocket upgrades with the session's CSRF token
+  const session = new ProxySession();
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const { creds, target, secure, prefix, agent, authorization } = cluster;
@@ -189,13 +192,15 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
         return refuse(res, forbiddenProxyPath(req.method ?? '', path));
     }
     if (path === CONTEXTS_PATH) return void serveContexts(req, res);
+    if (path === SESSION_PATH) return session.serve(req, res);
     if (isForwarded(path)) return forward(req, res);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('ok');
       return;
     }
-    if (staticHandler && staticHandler(req, res, path)) return;
+    // the explorer's files are named by the decoded path (the static handler never decodes)
+    if (staticHandler && staticHandler(req, res, decodePath(path))) return;
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   });
@@ -207,7 +212,8 @@ export async function startProxyServer(partial: Partial<ServerFlags>, opts: { lo
       const crossSite = crossSiteReason(req, 'http');
       if (crossSite) return refuseUpgrade(socket, 403, JSON.stringify(forbiddenCrossSite(crossSite).status));
       const decoded = decodePath(path);
-      if (filter.paths.some((p) => p.test(path) || p.test(decoded)) || filter.methods.some((m) => m.test(req.method ?? '')))
+      const explorerConnect = session.allowsConnect(req, path, 'http');
+      if ((!explorerConnect && filter.paths.some((p) => p.test(path) || p.test(decoded))) || filter.methods.some((m) => m.test(req.method ?? '')))
         return refuseUpgrade(socket, 403, JSON.stringify(forbiddenProxyPath(req.method ?? '', path).status));
     }
     if (!isForwarded(path)) return refuseUpgrade(socket, 404, statusBody(404, 'NotFound', 'the server could not find the requested resource'));

@@ -4,6 +4,7 @@
 import { STATUS_CODES, request as httpRequest, type Agent, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { CSRF_PROTOCOL_PREFIX } from './session.js';
 
 export interface UpgradeTarget {
   target: URL;
@@ -46,7 +47,8 @@ export function forwardUpgrade(req: IncomingMessage, socket: Duplex, bufferedHea
     const accept = Buffer.from(acceptProtocol.slice(ACCEPT_PREFIX.length), 'base64url').toString('utf8');
     if (!/[\r\n\0]/.test(accept)) headers['accept'] = accept;
   }
-  const protocols = offered.filter((p) => p && !isBearerProtocol(p) && !p.startsWith(ACCEPT_PREFIX));
+  // the explorer's CSRF token (session.ts) is for this proxy only
+  const protocols = offered.filter((p) => p && !isBearerProtocol(p) && !p.startsWith(ACCEPT_PREFIX) && !p.startsWith(CSRF_PROTOCOL_PREFIX));
   if (protocols.length) headers['sec-websocket-protocol'] = protocols.join(', ');
   else delete headers['sec-websocket-protocol'];
   if (t.authorization) headers['authorization'] = t.authorization;

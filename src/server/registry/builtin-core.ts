@@ -1,7 +1,7 @@
 // Core (v1) kinds of the built-in table.
 import { ageSince } from './age.js';
 import { type Obj, ageColumn, arr, builtinType, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
-import { podColumns, podStrategy, withEviction } from './builtin-pod.js';
+import { podColumns, podStrategy, withEviction, withProxy } from './builtin-pod.js';
 import { withTokenRequest } from './builtin-authentication.js';
 import { serviceColumns, serviceStrategy } from './builtin-service.js';
 import * as fe from './schema/field-errors.js';
@@ -368,10 +368,10 @@ export const coreTypes: ResourceType[] = [
     group: '', version: 'v1', kind: 'Pod', plural: 'pods', schemaRef: core + 'Pod', scope: 'Namespaced',
     shortNames: ['po'], categories: ['all'], status: true, columns: podColumns, strategy: podStrategy,
   })),
-  builtinType({
+  withProxy(builtinType({
     group: '', version: 'v1', kind: 'Service', plural: 'services', schemaRef: core + 'Service', scope: 'Namespaced',
     shortNames: ['svc'], categories: ['all'], status: true, columns: serviceColumns, strategy: serviceStrategy,
-  }),
+  }), 'ServiceProxyOptions'),
   builtinType({
     group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', schemaRef: core + 'ConfigMap', scope: 'Namespaced',
     shortNames: ['cm'],
@@ -383,10 +383,10 @@ export const coreTypes: ResourceType[] = [
     columns: [col('Type', (o) => str(o.type)), col('Data', (o) => Object.keys(obj(o.data)).length, { type: 'integer' }), ageColumn],
     strategy: secretStrategy,
   }),
-  builtinType({
+  withProxy(builtinType({
     group: '', version: 'v1', kind: 'Node', plural: 'nodes', schemaRef: core + 'Node', scope: 'Cluster',
     shortNames: ['no'], status: true, columns: nodeColumns, strategy: nodeStrategy,
-  }),
+  }), 'NodeProxyOptions'),
   withTokenRequest(builtinType({
     group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', schemaRef: core + 'ServiceAccount', scope: 'Namespaced',
     shortNames: ['sa'], columns: [col('Secrets', (o) => arr(o.secrets).length, { type: 'integer' }), ageColumn], strategy: {},

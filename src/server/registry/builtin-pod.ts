@@ -102,14 +102,16 @@ function qosClass(spec: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-function defaultPod(o: KubeObject): void {
+function defaultPod(o: KubeObject, old?: KubeObject): void {
   const spec = ensure(o as Obj, 'spec');
   defaultPodSpec(spec);
-  // what upstream's service-account and priority admission add to every pod
+  // what upstream's service-account admission adds to every pod
   setDefault(spec, 'serviceAccountName', spec.serviceAccount || 'default');
   setDefault(spec, 'serviceAccount', spec.serviceAccountName);
-  setDefault(spec, 'priority', 0);
-  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  // priority and preemptionPolicy come from the Priority admission plugin at creation; updates keep them
+  const oldSpec = obj(old?.spec);
+  if (oldSpec.priority !== undefined) setDefault(spec, 'priority', oldSpec.priority);
+  if (oldSpec.preemptionPolicy !== undefined) setDefault(spec, 'preemptionPolicy', oldSpec.preemptionPolicy);
   const st = ensure(o as Obj, 'status');
   setDefault(st, 'phase', 'Pending');
   setDefault(st, 'qosClass', qosClass(spec));
@@ -383,5 +385,21 @@ export function withEviction(t: ResourceType): ResourceType {
   t.subresources.push({ name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
   // pods/binding: the scheduler's way of assigning a node (POST a Binding; rest/binding.ts)
   t.subresources.push({ name: 'binding', kind: 'Binding', group: '', version: 'v1', verbs: ['create'] });
+  // the connect sub-resources (served by src/server/streaming), with upstream's discovery kinds and verbs
+  t.subresources.push(
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    { name: 'proxy', kind: 'PodProxyOptions', verbs: PROXY_VERBS },
+  );
+  return t;
+}
+
+const PROXY_VERBS = ['create', 'delete', 'get', 'patch', 'update'] as ResourceType['verbs'];
+
+/** services/proxy and nodes/proxy, as upstream lists them. */
+export function withProxy(t: ResourceType, kind: string): ResourceType {
+  t.subresources.push({ name: 'proxy', kind, verbs: PROXY_VERBS });
   return t;
 }

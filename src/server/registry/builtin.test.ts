@@ -10,11 +10,11 @@ import type { KubeObject, ResourceType } from './types.js';
 const EXPECTED: [string, string, string, string, string, string[], string][] = [
   // group, version, kind, plural, scope, shortNames, subresources
   ['', 'v1', 'Namespace', 'namespaces', 'Cluster', ['ns'], 'status,finalize'],
-  ['', 'v1', 'Pod', 'pods', 'Namespaced', ['po'], 'status,eviction,binding'],
-  ['', 'v1', 'Service', 'services', 'Namespaced', ['svc'], 'status'],
+  ['', 'v1', 'Pod', 'pods', 'Namespaced', ['po'], 'status,eviction,binding,attach,exec,log,portforward,proxy'],
+  ['', 'v1', 'Service', 'services', 'Namespaced', ['svc'], 'status,proxy'],
   ['', 'v1', 'ConfigMap', 'configmaps', 'Namespaced', ['cm'], ''],
   ['', 'v1', 'Secret', 'secrets', 'Namespaced', [], ''],
-  ['', 'v1', 'Node', 'nodes', 'Cluster', ['no'], 'status'],
+  ['', 'v1', 'Node', 'nodes', 'Cluster', ['no'], 'status,proxy'],
   ['', 'v1', 'ServiceAccount', 'serviceaccounts', 'Namespaced', ['sa'], 'token'],
   ['', 'v1', 'Event', 'events', 'Namespaced', ['ev'], ''],
   ['', 'v1', 'Endpoints', 'endpoints', 'Namespaced', ['ep'], ''],

@@ -4,6 +4,7 @@
 import { Environment, Optional, type ParseResult } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries } from '../cel/library.js';
 import { PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT, costErrorMessage, maxSize, ruleCost } from './crd-cel-cost.js';
+import { COST_LIMIT_EXCEEDED, CelCostError, CostBudget, OUT_OF_BUDGET, RUNTIME_CEL_COST_BUDGET, evaluateMetered, yieldIfBusy } from '../cel/cost.js';
 import type { SchemaNode } from './schema/types.js';
 import type { FieldError } from './types.js';
 
@@ -208,12 +209,12 @@ const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.tr
 /** What upstream's field errors show as the invalid value: the schema's type (sts.Type; "" for int-or-string). */
 const typeName = (node: SchemaNode): string => (typeof node.type === 'string' ? node.type : '');
 
-function evalBool(p: ParseResult, ctx: Json): { value?: boolean; error?: string } {
+function evalBool(p: ParseResult, ctx: Json, budget: CostBudget): { value?: boolean; error?: string; cost?: CelCostError } {
   try {
-    const v = p(ctx) as unknown;
-    if (v instanceof Promise) return { error: 'asynchronous evaluation is not supported' };
+    const v = evaluateMetered(p, ctx, { budget }).value;
     return { value: v === true };
   } catch (e) {
+    if (e instanceof CelCostError) return { cost: e };
     const err = e as { summary?: string; message?: string };
     return { error: err.summary ?? String(err.message).split('\n')[0] };
   }
@@ -224,10 +225,16 @@ function evalBool(p: ParseResult, ctx: Json): { value?: boolean; error?: string 
  * a node's rules run when it is present; transition rules only where the old object has the node (unless
  * optionalOldSelf). Errors name the node (plus the rule's fieldPath) with the rule's reason.
  */
-export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, path = ''): FieldError[] {
+export async function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, path = ''): Promise<FieldError[]> {
   const errs: FieldError[] = [];
-  const visit = (node: SchemaNode | undefined, v: unknown, o: unknown, p: string) => {
+  // upstream: every rule evaluation runs under the per-call limit, all of one object's from one budget
+  const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET);
+  const visit = async (node: SchemaNode | undefined, v: unknown, o: unknown, p: string): Promise<void> => {
     if (!node || v === undefined) return;
+    if (budget.remaining <= 0) {
+      errs.push({ type: 'FieldValueInvalid', field: p.replace(/^\./, ''), detail: `Invalid value: ${JSON.stringify(typeName(node))}: ${OUT_OF_BUDGET}` });
+      throw STOP;
+    }
     for (const c of compiledRules(node)) {
       const optional = c.rule.optionalOldSelf === true;
       if (c.transition && o === undefined && !optional) continue;
@@ -235,9 +242,17 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
       if (c.transition) ctx.oldSelf = optional ? (o === undefined ? Optional.none() : Optional.of(toCel(o, node))) : toCel(o, node);
       else if (o !== undefined) ctx.oldSelf = toCel(o, node);
       else ctx.oldSelf = optional ? Optional.none() : null;
-      const r = evalBool(c.program, ctx);
+      // a custom resource's rules may spend up to the whole budget: other requests get turns meanwhile
+      await yieldIfBusy();
+      const r = evalBool(c.program, ctx, budget);
       const field = (p + (c.rule.fieldPath ?? '')).replace(/^\./, '');
       const type = (c.rule.reason ?? 'FieldValueInvalid') as FieldError['type'];
+      if (r.cost) {
+        // upstream stops validating the object once a call or the budget is exhausted
+        const detail = r.cost.outOfBudget || r.cost.message !== COST_LIMIT_EXCEEDED ? r.cost.message : `'${r.cost.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(c.rule)}`;
+        errs.push({ type: 'FieldValueInvalid', field: p.replace(/^\./, ''), detail: `Invalid value: ${JSON.stringify(typeName(node))}: ${detail}` });
+        throw STOP;
+      }
       if (r.error !== undefined) {
         // a call no overload matches at run time (dyn values: int-or-string, preserved fields) reads as cel-go's error
         const detail = /^found no matching overload|^no such overload/.test(r.error)
@@ -250,7 +265,7 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
       let message = c.rule.message ? c.rule.message.trim() : `failed rule: ${ruleErrorString(c.rule)}`;
       if (c.message) {
         try {
-          const m = c.message(ctx) as unknown;
+          const m = evaluateMetered(c.message, ctx, { budget }).value;
           if (typeof m === 'string' && m.trim() !== '' && !m.includes('\n')) message = m;
         } catch {
           // upstream falls back to the static message when messageExpression fails
@@ -261,23 +276,30 @@ export function evaluateRules(schema: SchemaNode, obj: unknown, old: unknown, pa
     }
     if (Array.isArray(v) && node.items) {
       const mapKeys = node['x-kubernetes-list-map-keys'] as string[] | undefined;
-      v.forEach((item, i) => {
+      for (const [i, item] of v.entries()) {
         // old items pair by list-map key where the list is a map, by index otherwise is not upstream: only keyed lists correlate
         let prev: unknown;
         if (node['x-kubernetes-list-type'] === 'map' && mapKeys?.length && Array.isArray(o))
           prev = o.find((x) => isObj(x) && isObj(item) && mapKeys.every((k) => JSON.stringify(x[k]) === JSON.stringify(item[k])));
         else if (node['x-kubernetes-list-type'] === 'set' && Array.isArray(o)) prev = o.find((x) => JSON.stringify(x) === JSON.stringify(item));
-        visit(node.items, item, prev, `${p}[${i}]`);
-      });
+        await visit(node.items, item, prev, `${p}[${i}]`);
+      }
     } else if (isObj(v)) {
       const ov = isObj(o) ? o : undefined;
-      if (node.properties) for (const [k, child] of Object.entries(node.properties)) visit(child, v[k], ov?.[k], `${p}.${k}`);
-      else if (isObj(node.additionalProperties)) for (const [k, x] of Object.entries(v)) visit(node.additionalProperties as SchemaNode, x, ov?.[k], `${p}[${k}]`);
+      if (node.properties) for (const [k, child] of Object.entries(node.properties)) await visit(child, v[k], ov?.[k], `${p}.${k}`);
+      else if (isObj(node.additionalProperties)) for (const [k, x] of Object.entries(v)) await visit(node.additionalProperties as SchemaNode, x, ov?.[k], `${p}[${k}]`);
     }
   };
-  visit(schema, obj, old, path);
+  try {
+    await visit(schema, obj, old, path);
+  } catch (e) {
+    if (e !== STOP) throw e;
+  }
   return errs;
 }
+
+/** Unwinds the walk once the cost budget is spent. */
+const STOP = Symbol('stop');
 
 /** Whether any node of the schema carries rules (skip the walk for CRDs without any). */
 export function hasRules(schema: SchemaNode | undefined): boolean {

@@ -334,7 +334,7 @@ function customStrategy(schema: SchemaNode | undefined, selectable: string[]): S
   const strategy: Strategy = { nameValidation: 'subdomain', requireResourceVersionOnUpdate: true };
   if (schema) strategy.defaults = (o) => void applySchemaDefaults(o, schema, builtinSchemas);
   // x-kubernetes-validations: evaluated on create and update (transition rules see the stored object as oldSelf)
-  if (schema && hasRules(schema)) strategy.validate = (o, old) => evaluateRules(schema, o, old);
+  if (schema && hasRules(schema)) strategy.validateAsync = (o, old) => evaluateRules(schema, o, old);
   if (selectable.length) strategy.fieldSelectors = fieldSelectors;
   return strategy;
 }

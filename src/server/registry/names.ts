@@ -22,6 +22,7 @@ export const GROUP_ALIASES: Record<string, string> = {
   'certificates.k8s.io': 'certificates.service.io',
   'apiregistration.k8s.io': 'apiregistration.service.io',
   'flowcontrol.apiserver.k8s.io': 'flowcontrol.apiserver.service.io',
+  'metrics.k8s.io': 'metrics.service.io',
 };
 
 const CANONICAL_TO_UPSTREAM: Record<string, string> = Object.fromEntries(
@@ -64,6 +65,24 @@ export function canonicalApiVersion(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   if (slash < 0) return apiVersion;
   return `${canonicalGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
+}
+
+/** Upstream apiVersion string for a group/version ('v1' for core). */
+export function upstreamApiVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion;
+  return `${upstreamGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
+}
+
+/**
+ * The object as security decisions outside the server see it (authorization and admission webhooks, admission
+ * policies): apiVersion in upstream's spelling, what policy engines are written against. A shallow copy; the
+ * object itself is not changed.
+ */
+export function inUpstreamSpelling<T extends { apiVersion?: unknown }>(o: T): T {
+  if (typeof o.apiVersion !== 'string') return o;
+  const up = upstreamApiVersion(o.apiVersion);
+  return up === o.apiVersion ? o : { ...o, apiVersion: up };
 }
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.service.protobuf';

@@ -40,6 +40,13 @@ export function nowTimestamp(): string {
   return stamp;
 }
 
+/** Server-assigned fields of a new object (ResourceStore.restoreSystemFields). */
+export interface SystemFields {
+  uid?: string;
+  creationTimestamp?: string;
+  generation?: number;
+}
+
 /** Stored bytes never carry resourceVersion: it is the key's modRevision, set on read. */
 export function encodeForStorage(obj: KubeObject): Uint8Array {
   const meta = obj.metadata;
@@ -158,14 +165,30 @@ export class ResourceStore {
     const meta: ObjectMeta = (obj.metadata ??= {});
     if (this.type.scope === 'Namespaced') meta.namespace = namespace;
     else delete meta.namespace;
-    meta.uid = randomUUID();
-    meta.creationTimestamp = nowTimestamp();
-    if (this.type.custom || this.type.strategy.tracksGeneration) meta.generation = 1;
-    else delete meta.generation;
+    this.assignSystemFields(obj);
+    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
+  }
+
+  /** The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or deletion fields. */
+  assignSystemFields(obj: KubeObject): void {
+    this.restoreSystemFields(obj, { uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: this.type.custom || this.type.strategy.tracksGeneration ? 1 : undefined });
+  }
+
+  /**
+   * Puts back the system fields assigned before mutating admission, so nothing a webhook set there is stored
+   * (upstream fills uid and creationTimestamp in the store's Create, after admission; the uid stays the one
+   * defaulting saw, e.g. a Job's generated selector).
+   */
+  restoreSystemFields(obj: KubeObject, saved: SystemFields): void {
+    const meta: ObjectMeta = (obj.metadata ??= {});
+    meta.uid = saved.uid;
+    meta.creationTimestamp = saved.creationTimestamp;
+    if (saved.generation === undefined) delete meta.generation;
+    else meta.generation = saved.generation;
     delete meta.resourceVersion;
+    delete (meta as Record<string, unknown>).selfLink;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
   }
 
   /** Stores a prepared, validated object. Resolves generateName with retries on collision. */
@@ -346,4 +369,13 @@ export function mapStoreError(e: unknown, t: Target): unknown {
     default:
       return errors.internal(e.message);
   }
+}
+
+const storesByType = new WeakMap<ResourceType, ResourceStore>();
+
+/** The one ResourceStore of a type over a store (made on first use). */
+export function resourceStoreFor(type: ResourceType, store: RevisionedStore): ResourceStore {
+  let rs = storesByType.get(type);
+  if (!rs || rs.store !== store) storesByType.set(type, (rs = new ResourceStore(type, store)));
+  return rs;
 }

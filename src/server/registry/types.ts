@@ -52,6 +52,8 @@ export interface Strategy {
   prepareUpdate?(next: KubeObject, old: KubeObject, subresource: string): FieldError[];
   /** Extra semantic validation beyond the schema. */
   validate?(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** Validation that may take long (CEL rules under their cost budget) and gives the event loop turns meanwhile. */
+  validateAsync?(obj: KubeObject, old?: KubeObject): Promise<FieldError[]>;
   /** Name validation: 'subdomain' (default) or 'label' (DNS-1123 label), or 'path' (path segment only). */
   nameValidation?: 'subdomain' | 'label' | 'path';
   /** Keep a client-supplied status on create (default: types with a status sub-resource drop it). */

@@ -5,12 +5,19 @@ import { withAuthenticatedGroup, userInfoJson } from '../../auth/user.js';
 import type { BoundObject } from '../../auth/service-account.js';
 import { nowTimestamp } from '../../registry/resource-store.js';
 import type { TypeRegistry } from '../../registry/registry.js';
-import { resourceStoreFor, type ApiDeps } from '../api-handler.js';
+import { resourceStoreFor } from '../../registry/resource-store.js';
+import type { Authentication } from '../authentication.js';
 import { canonicalGroup } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { RequestScope } from '../scope.js';
 import { checkKind, decodeObjectBody, dryRunOf } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
+
+/** What the review and token handlers use of the server (a part of ApiDeps). */
+interface ApiDeps {
+  types: TypeRegistry;
+  authentication?: Authentication;
+}
 
 type Obj = Record<string, any>;
 type Handler = (s: RequestScope, deps: ApiDeps) => Promise<void>;

@@ -2,13 +2,13 @@
 // (`kubectl auth can-i`), SubjectAccessReview, LocalSubjectAccessReview and SelfSubjectRulesReview
 // (`kubectl auth can-i --list`). Each asks the server's authorizer chain; nothing is stored.
 import { errors } from '../../../api/status.js';
-import { anonymousUser, type UserInfo } from '../../auth/user.js';
+import type { UserInfo } from '../../auth/user.js';
 import type { Attributes } from '../../authz/attributes.js';
 import { AUTHZ_GROUP } from '../../registry/builtin-authorization.js';
 import type { KubeObject } from '../../registry/types.js';
 import * as fe from '../../registry/schema/field-errors.js';
 import type { FieldError } from '../../registry/types.js';
-import { requestAuth } from '../authentication.js';
+import { requestUser } from '../../request/context.js';
 import type { Authorization } from '../authorization.js';
 import type { RequestScope } from '../scope.js';
 import { checkKind, decodeObjectBody } from './decode.js';
@@ -89,7 +89,7 @@ function respond(s: RequestScope, review: Obj, status: Obj): void {
   respondObject(s, 201, out as KubeObject, negotiateFor(s, { transforms: false }));
 }
 
-const requester = (s: RequestScope) => requestAuth(s.req)?.user ?? anonymousUser();
+const requester = (s: RequestScope) => requestUser(s.req);
 
 async function selfSubjectAccessReview(s: RequestScope, z: Authorization): Promise<void> {
   const review = await body(s);

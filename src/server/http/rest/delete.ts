@@ -3,7 +3,7 @@ import { errors, type Status } from '../../../api/status.js';
 import { listObjects } from '../../registry/lister.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
-import { authorizeAdditionalVerb } from '../authorization.js';
+import { authorizeAdditionalVerb } from '../../request/context.js';
 import { writeObject } from '../respond.js';
 import type { RequestScope } from '../scope.js';
 import { served } from './decode.js';

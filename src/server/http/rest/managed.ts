@@ -9,7 +9,7 @@ import type { KubeObject } from '../../registry/types.js';
 import { nowTimestamp } from '../../registry/resource-store.js';
 import type { RequestScope } from '../scope.js';
 import { gv } from './decode.js';
-import { patchAlgorithms } from './patch.js';
+import { patchAlgorithms } from './patch-algorithms.js';
 
 const STATUS_FIELDS = FieldSet.fields('status');
 const NON_STATUS_FIELDS = FieldSet.fields('spec');

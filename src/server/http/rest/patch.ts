@@ -16,6 +16,7 @@ import { negotiateFor, respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
 import { checkFields } from './validate.js';
 import { createObject, updateObject, type WriteDeps } from './write.js';
+import { patchAlgorithms } from './patch-algorithms.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -27,14 +28,6 @@ const PATCH_TYPES: Record<string, PatchType> = {
   [MEDIA.applyPatchCbor]: 'apply',
 };
 
-/** Strategic merge patch and server-side apply plug in here (schema-driven algorithms live in registry/patch). */
-export interface PatchAlgorithms {
-  strategic?(s: RequestScope, current: KubeObject, patch: unknown): KubeObject;
-  /** Apply: returns the object to store (managedFields included); `current` undefined means create. */
-  apply?(s: RequestScope, current: KubeObject | undefined, applied: KubeObject, opts: { manager: string; force: boolean }): KubeObject;
-}
-
-export const patchAlgorithms: PatchAlgorithms = {};
 
 function invalidPatchOptions(field: string, type: string, detail: string) {
   return errors.invalid('meta.service.io', 'PatchOptions', '', [{ type, field, detail }]);

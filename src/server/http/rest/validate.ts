@@ -28,13 +28,14 @@ export function checkFields(type: ResourceType, obj: KubeObject, level: FieldVal
 }
 
 /** Semantic validation after defaulting: metadata, schema constraints, strategy rules. Throws 422. */
-export function validateForStore(type: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+export async function validateForStore(type: ResourceType, obj: KubeObject, old: KubeObject | undefined): Promise<void> {
   const errs: FieldError[] = validateObjectMeta(obj.metadata ?? {}, type.scope === 'Namespaced', type.strategy.nameValidation ?? 'subdomain');
   if (type.schema) {
     const r = validateObject(obj, type.schema, builtinSchemas, { pruneUnknown: false });
     for (const e of r.errors) if (!e.field.startsWith('metadata.') || e.type !== 'FieldValueRequired') errs.push(e);
   }
   if (type.strategy.validate) errs.push(...type.strategy.validate(obj, old));
+  if (type.strategy.validateAsync) errs.push(...(await type.strategy.validateAsync(obj, old)));
   if (errs.length > 0) throw errors.invalid(type.group, type.kind, String(obj.metadata?.name ?? obj.metadata?.generateName ?? ''), dedupe(errs));
 }
 

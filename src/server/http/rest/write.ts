@@ -1,7 +1,7 @@
 // create (POST) and update (PUT): the shared create and update paths used by every write verb.
 import { userInfoJson } from '../../auth/user.js';
 import { errors } from '../../../api/status.js';
-import type { StoredObject } from '../../registry/resource-store.js';
+import type { StoredObject, SystemFields } from '../../registry/resource-store.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { Negotiated } from '../negotiate.js';
@@ -45,9 +45,11 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   s.type.strategy.prepareCreate?.(obj, userInfoJson(s.userInfo));
   trackUpdate(s, undefined, obj, '');
   const attrs = { operation: 'CREATE' as const, type: s.type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun, user: s.user, userInfo: userInfoJson(s.userInfo), warnings: s.warnings };
+  const system = { uid: meta.uid, creationTimestamp: meta.creationTimestamp, generation: meta.generation };
   await deps.admission.admit(attrs);
+  afterMutatingCreate(s, obj, ns, attrs.name, system);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
-  validateForStore(s.type, toValidate, undefined);
+  await validateForStore(s.type, toValidate, undefined);
   await deps.admission.validate(attrs);
   return s.rs.create(obj, { dryRun });
 }
@@ -114,11 +116,54 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
     userInfo: userInfoJson(s.userInfo),
     warnings: s.warnings,
   };
+  const rvBefore = meta.resourceVersion;
   await deps.admission.admit(attrs);
-  validateForStore(s.type, next, old);
+  afterMutatingUpdate(s, next, old, sub, rvBefore);
+  await validateForStore(s.type, next, old);
   await deps.admission.validate(attrs);
   const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
   return obj;
+}
+
+/**
+ * Mutating admission may have changed anything: the object must still be the one the request named and was
+ * authorized for, and system fields are the server's (upstream: the store's Create fills uid and
+ * creationTimestamp, BeforeCreate checks the namespace, after mutating admission).
+ */
+function afterMutatingCreate(s: RequestScope, obj: KubeObject, ns: string | undefined, requestName: string, system: SystemFields): void {
+  const meta = (obj.metadata ??= {});
+  if (ns !== undefined) {
+    // upstream ValidNamespace: an empty namespace is the request's, another one is refused
+    if (meta.namespace && meta.namespace !== ns) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    meta.namespace = ns;
+  } else delete meta.namespace;
+  // a generateName create has no name before admission: a webhook may name it
+  if (requestName !== '' && meta.name !== requestName)
+    throw errors.badRequest(`the name of the object (${String(meta.name ?? '')}) does not match the name on the request (${requestName})`);
+  s.rs.restoreSystemFields(obj, system);
+}
+
+/**
+ * After mutating admission on update (upstream BeforeUpdate, then ValidateObjectMetaUpdate): the namespace must
+ * match the request (400), the name and uid are immutable (422), a changed resourceVersion is a conflict, and
+ * server-owned fields (creationTimestamp, deletion fields, generation, status on the main resource) are merged
+ * again from the stored object.
+ */
+function afterMutatingUpdate(s: RequestScope, next: KubeObject, old: KubeObject, sub: string, rvBefore: string | undefined): void {
+  const nm = (next.metadata ??= {});
+  const om = old.metadata!;
+  if (s.type.scope === 'Namespaced') {
+    if (nm.namespace && nm.namespace !== om.namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (sub === '' && nm.name !== om.name)
+    throw errors.invalid(s.type.group, s.type.kind, om.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.name', detail: `Invalid value: ${JSON.stringify(nm.name ?? '')}: field is immutable` }]);
+  if (nm.resourceVersion !== undefined && nm.resourceVersion !== '' && nm.resourceVersion !== rvBefore) throw errors.conflict(s.rs.target(om.name));
+  // the request's managedFields were recorded before admission; a sub-resource merge must not drop them
+  const managed = nm.managedFields;
+  const errs = s.rs.prepareUpdate(next, old, sub);
+  if (errs.length > 0) throw errors.invalid(s.type.group, s.type.kind, om.name ?? '', errs);
+  if (managed === undefined) delete next.metadata!.managedFields;
+  else next.metadata!.managedFields = managed;
 }
 
 async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, ns: string | undefined, dryRun: boolean, n: Negotiated): Promise<void> {

@@ -21,8 +21,8 @@ export interface RequestInfo {
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-export function requestInfo(method: string, rawPath: string, query: URLSearchParams): RequestInfo {
-  const path = rawPath;
+/** `path` is the decoded path (http/request-guard.ts decodePath): segments are not decoded again. */
+export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
@@ -41,7 +41,6 @@ export function requestInfo(method: string, rawPath: string, query: URLSearchPar
   const trimmed = path.slice(path.startsWith('/') ? 1 : 0, path.length > 1 && path.endsWith('/') ? -1 : undefined);
   if (trimmed === '') return info;
   const segs = trimmed.split('/');
-  if (trimmed.includes('%')) for (let i = 0; i < segs.length; i++) segs[i] = safeDecode(segs[i]!);
   if (segs.some((s) => s === '')) {
     info.malformed = true;
     return info;
@@ -103,10 +102,3 @@ export function requestInfo(method: string, rawPath: string, query: URLSearchPar
   return info;
 }
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
