@@ -160,7 +160,7 @@ test('deleting a ReplicaSet-owned pod says it will be recreated, then shows the 
   await dialog.getByTestId('delete-confirm').click();
   await expect(page).toHaveURL(new RegExp(`/r/core/v1/pods\\?ns=${ns}$`));
   // the replacement appears in the list
-  await expect(page.getByRole('gridcell', { name: /^solo-/ }).filter({ hasNotText: old }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('gridcell', { name: /solo-/ }).filter({ hasNotText: old }).first()).toBeVisible({ timeout: 20_000 });
 });
 
 test('a Secret is masked until revealed, per key', async ({ page, request }) => {
