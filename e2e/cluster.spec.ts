@@ -32,7 +32,8 @@ test('a Deployment shows rollout progress, its pods, and rolls back after a dry-
 
   // back to revision 1's template (reviewed as a dry-run diff, then confirmed), which becomes revision 3
   await page.getByTestId('rollback-1').click();
-  await expect(page.getByTestId('action-diff')).toContainText('nginx:1.27', { timeout: 20_000 });
+  await expect(page.getByTestId('action-diff')).toContainText('template:', { timeout: 20_000 });
+  await expect(page.getByTestId('action-patch')).toContainText('nginx:1.27');
   await page.getByTestId('action-confirm').click();
   await expect(page.getByTestId('revision-3')).toContainText('active', { timeout: 20_000 });
   await expect(page.getByTestId('revision-3')).toContainText('nginx:1.27');

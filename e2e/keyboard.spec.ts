@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.js';
 
 test('after :po Enter the list has focus: j moves, Enter opens, l opens logs', async ({ page }) => {
   await page.goto('/?ns=shop');
-  await expect(page.getByRole('link', { name: 'pods', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press(':');
   await page.keyboard.type('po', { delay: 100 });
   await page.keyboard.press('Enter');
@@ -26,7 +26,7 @@ test('after :po Enter the list has focus: j moves, Enter opens, l opens logs', a
 
 test('sortable headers take the keyboard; the first Tab offers a skip link', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('link', { name: 'pods', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('skip-link')).toBeFocused();
   await page.keyboard.press('Enter');
@@ -43,10 +43,27 @@ test('sortable headers take the keyboard; the first Tab offers a skip link', asy
 
 test('the help lists the nine tabs and the object keys', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('link', { name: 'pods', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(help).toContainText('1 … 9');
   await expect(help).toContainText('access');
   await expect(help).toContainText('e  l  x');
+});
+
+test('a wide table that overflows keeps its headers over their cells, scrolled or not', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 700 });
+  await page.goto('/r/core/v1/pods?ns=shop&wide=1');
+  const grid = page.getByTestId('resource-table');
+  await expect(grid.locator('.vrow').first()).toBeVisible({ timeout: 20_000 });
+  const offsets = async () =>
+    page.evaluate(() => {
+      const heads = [...document.querySelectorAll('.vhead [role=columnheader]')].map((e) => e.getBoundingClientRect());
+      const rows = [...document.querySelectorAll('.vrow:not(.placeholder)')];
+      return rows.map((r) => [...r.querySelectorAll('[role=gridcell]')].map((c, i) => Math.round(Math.abs(c.getBoundingClientRect().left - heads[i]!.left))));
+    });
+  expect((await offsets()).flat().filter((d) => d > 1)).toEqual([]);
+  await page.locator('.vbody').evaluate((el) => (el.scrollLeft = el.scrollWidth));
+  await page.waitForTimeout(100);
+  expect((await offsets()).flat().filter((d) => d > 1)).toEqual([]);
 });
