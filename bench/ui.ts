@@ -19,6 +19,7 @@ import { startServer, type ApiServer } from '../src/server/app.js';
 import { encodeForStorage } from '../src/server/registry/resource-store.js';
 import { createStore } from '../src/server/storage/index.js';
 import type { RevisionedStore } from '../src/server/storage/types.js';
+import { LOG_LINES_PER_SECOND, LOG_WINDOW_MS, measureLogs } from './ui-logs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NS = 'bench';
@@ -380,6 +381,7 @@ export async function benchUi(): Promise<void> {
   const uncapped = await launch(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
   try {
     const wanted = (process.env.BENCH_UI_SIZES ?? '10k,100k').split(',');
+    if (process.env.BENCH_UI_ONLY === 'logs') wanted.length = 0;
     for (const [label, n] of (
       [
         ['10k', 10_000],
@@ -427,6 +429,12 @@ export async function benchUi(): Promise<void> {
       }
     }
     if (OVERVIEW_ONLY) return;
+    const logs = await measureLogs(browser, `${root}dist`, longestTask);
+    console.log(
+      `ui logs-follow longest-task@${LOG_LINES_PER_SECOND}lines/s ${Math.round(logs.longest || logs.maxFrame)}ms over ${LOG_WINDOW_MS / 1000}s (goal < 50ms) max-frame ${Math.round(logs.maxFrame)}ms; ` +
+        `heap ${logs.heapEarly.toFixed(1)}MB after 20s, ${logs.heapEnd.toFixed(1)}MB at ${LOG_WINDOW_MS / 1000}s (bounded: the view keeps the last 50k lines) · ${logs.kept.trim()}`,
+    );
+    if (process.env.BENCH_UI_ONLY === 'logs') return;
     const views = await measureLiveViews(browser);
     console.log(line(`${LIVE_VIEWS}-views`, `longest-task@${VIEW_UPDATES_PER_SECOND}upd/s-each`, views.live, views.ceiling) + ` max-frame ${Math.round(views.maxFrame)}ms (goal < 50ms)`);
   } finally {

@@ -13,7 +13,7 @@ test('home lists recent warnings, newest first, linking to the object', async ({
   await expect(page.getByTestId('events')).toContainText('BackOff');
 });
 
-test('a Deployment shows rollout progress, its pods, and rolls back in one click', async ({ page, request }) => {
+test('a Deployment shows rollout progress, its pods, and rolls back after a dry-run diff and confirm', async ({ page, request }) => {
   await page.goto('/r/apps/v1/deployments/shop/frontend/summary');
   await expect(page.getByTestId('bar-available')).toContainText('2', { timeout: 20_000 });
   await expect(page.getByTestId('workload-pod')).toHaveCount(2);
@@ -30,8 +30,11 @@ test('a Deployment shows rollout progress, its pods, and rolls back in one click
   await expect(page.getByTestId('rollout-message')).toContainText('NewReplicaSetAvailable', { timeout: 20_000 });
   await shot(page, 'deployment-rollout');
 
-  // one click: back to revision 1's template, which becomes revision 3
+  // back to revision 1's template (reviewed as a dry-run diff, then confirmed), which becomes revision 3
   await page.getByTestId('rollback-1').click();
+  await expect(page.getByTestId('action-diff')).toContainText('template:', { timeout: 20_000 });
+  await expect(page.getByTestId('action-patch')).toContainText('nginx:1.27');
+  await page.getByTestId('action-confirm').click();
   await expect(page.getByTestId('revision-3')).toContainText('active', { timeout: 20_000 });
   await expect(page.getByTestId('revision-3')).toContainText('nginx:1.27');
   await expect(page.getByTestId('revision-2')).not.toContainText('active');

@@ -82,17 +82,14 @@ test('a first edit of an object another manager created saves without forcing', 
   expect(after.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}`)).toContain('periscope/Update');
 });
 
-test('edit: a concurrent change is a 409 that opens the three-way rebase', async ({ page, request }) => {
+test('edit: a concurrent change to other fields moves the edit onto the new version quietly', async ({ page, request }) => {
   await create(request, cmPath, { metadata: { name: 'raced' }, data: { mine: 'old', theirs: 'old' } }, 'someone-else');
   await page.goto(`/r/core/v1/configmaps/${NS}/raced/edit`);
   await retypeWord(page, 'edit-buffer', 'old', 'new');
   const r = await request.patch(`${cmPath}/raced`, { data: { data: { theirs: 'new' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
   expect(r.status()).toBe(200);
-  await page.getByTestId('live-changed').getByText('ignore').click();
-  await page.getByTestId('review-button').click();
-  const view = page.getByTestId('rebase-view');
-  await expect(view).toBeVisible();
-  await view.getByTestId('rebase-button').click();
+  await expect(page.getByTestId('quiet-rebase')).toContainText('data.theirs');
+  await expect(page.getByTestId('live-changed')).toHaveCount(0);
   await page.getByTestId('review-button').click();
   await page.getByTestId('confirm-button').click();
   await expect(page.getByTestId('saved-banner')).toBeVisible();

@@ -12,6 +12,7 @@ import { JumpBox } from './components/JumpBox.js';
 import { NamespacePicker } from './components/NamespacePicker.js';
 import { Sidebar } from './components/Sidebar.js';
 import { EmptyState } from './components/ErrorState.js';
+import { ActionToasts } from './components/Toasts.js';
 import { useLiveDiscovery } from './data/discovery.js';
 import { sameGroup } from '../client/index.js';
 import { useTheme } from './lib/theme.js';
@@ -48,7 +49,9 @@ const SHORTCUTS: [string, string][] = [
   ['/', 'filter the rows of the current list'],
   ['↑ ↓  j k', 'move through rows; PageUp/PageDown, Home/End'],
   ['Enter', 'open the selected row'],
-  ['1 … 8', 'object tabs: summary, YAML, JSON, events, managed fields, edit, history, related'],
+  ['1 … 9', 'object tabs: summary, YAML, JSON, events, managed fields, edit, access, history, related'],
+  ['e  l  x', 'on an object: edit, logs (pods and workloads), terminal (pods)'],
+  ['s  d', 'on an object: scale (workloads), delete; elsewhere s searches'],
   ['Esc', 'back from an object to its list'],
   ['s', 'search every kind by name or label selector'],
   ['t', 'light / dark theme'],
@@ -111,7 +114,7 @@ export function App() {
         jumpRef.current?.focus();
         return;
       }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.defaultPrevented || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === '/') {
         e.preventDefault();
         (filterRef.current ?? jumpRef.current)?.focus();
@@ -163,6 +166,14 @@ export function App() {
 
   return (
     <div className="app">
+      <a href="#main" className="skip-link" data-testid="skip-link" onClick={(e) => {
+        e.preventDefault();
+        const main = document.getElementById('main');
+        const target = main?.querySelector<HTMLElement>('[role=grid], [role=tablist] a, input, button, a[href]') ?? main;
+        target?.focus();
+      }}>
+        Skip to content
+      </a>
       <header className="topbar">
         <button
           className="icon-btn"
@@ -200,7 +211,7 @@ export function App() {
       <ConnectionBanner />
       <div className="layout">
         {sidebarOpen && <Sidebar discovery={discovery.data} route={route} namespace={namespace} />}
-        <main className="main">
+        <main className="main" id="main" tabIndex={-1}>
           <ManifestViewerContext.Provider value={MonacoManifestViewer} key={auth.generation}>
             <Suspense fallback={<div className="state compact muted">Loading…</div>}>{main}</Suspense>
           </ManifestViewerContext.Provider>
@@ -219,6 +230,7 @@ export function App() {
           ))}
         </div>
       )}
+      <ActionToasts />
       {help && (
         <div className="overlay" role="dialog" aria-label="Keyboard shortcuts" onClick={() => setHelp(false)}>
           <div className="dialog" onClick={(e) => e.stopPropagation()}>

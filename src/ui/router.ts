@@ -1,15 +1,16 @@
 // A tiny router over the History API: every view has a URL (deep links, back/forward).
 //   /                                              home
 //   /r/<group|core>/<version>/<resource>           a collection  (?ns= &l= label selector &q= filter &sort= &wide &meta &all)
-//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|history|related)
+//   /r/<group|core>/<version>/<resource>/<ns|_>/<name>/<tab>   one object (tab: summary|yaml|json|events|fields|edit|access|history|related|logs|shell)
 //   /r/<group|core>/<version>/<resource>/_new      a new object of that type (?ns= its namespace)
 //   /studio, /studio/<Kind>                        the config studio (configuration documents of the server)
 //   /search                                        global search (?q= a name fragment or a label selector)
 // Object routes always end with a tab so a name with a dot never looks like a file to the static server.
 import { createElement, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
-export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access' | 'history' | 'related';
-export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access', 'history', 'related'];
+export type ObjectTab = 'summary' | 'yaml' | 'json' | 'events' | 'fields' | 'edit' | 'access' | 'history' | 'related' | 'logs' | 'shell';
+/** Keys 1–9 open the first nine; logs (l) and shell (x) exist on pods and workloads only. */
+export const OBJECT_TABS: ObjectTab[] = ['summary', 'yaml', 'json', 'events', 'fields', 'edit', 'access', 'history', 'related', 'logs', 'shell'];
 
 export interface TypeRef {
   group: string;
@@ -81,8 +82,16 @@ function emit(): void {
 
 if (typeof window !== 'undefined') window.addEventListener('popstate', emit);
 
+let guard: ((to: string) => boolean) | undefined;
+
+/** One check before every in-app navigation (unsaved edits ask before they are left behind). */
+export function setNavigationGuard(fn: ((to: string) => boolean) | undefined): void {
+  guard = fn;
+}
+
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   if (to === window.location.pathname + window.location.search) return;
+  if (guard && !guard(to)) return;
   if (opts.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   emit();

@@ -28,6 +28,9 @@ export interface VirtualTableProps {
   rowHref?(row: Row): string | undefined;
   onRangeChange?(first: number, last: number): void;
   label?: string;
+  /** Multi-select (bulk actions): keys of the checked rows; Space or the row's box toggles one. */
+  checked?: ReadonlySet<string>;
+  onToggle?(row: Row): void;
 }
 
 function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: string; minWidth: string } {
@@ -45,7 +48,8 @@ function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: 
       // keeps the status columns after it (Restarts, Age) whole instead of scrolling them out of view
       const min = Math.min(Math.max(len + 2, 6), c.name === 'Name' ? 16 : i === 0 ? 48 : 36);
       total += min;
-      return c.numeric || c.timestamp ? `minmax(${min}ch, max-content)` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
+      // fixed tracks: each row is its own grid, so a content-sized track would differ from row to row and from the header
+      return c.numeric || c.timestamp ? `${min}ch` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
     })
     .join(' ');
   return { template, minWidth: `calc(${total}ch + ${columns.length * 1.2}rem)` };
@@ -60,14 +64,17 @@ interface RowProps {
   start: number;
   href?: string;
   onClick(index: number, e: MouseEvent): void;
+  checked?: boolean;
+  onToggle?(row: Row): void;
 }
 
-const TableRowView = memo(function TableRowView({ row, index, columns, selected, now, start, href, onClick }: RowProps) {
+const TableRowView = memo(function TableRowView({ row, index, columns, selected, now, start, href, onClick, checked, onToggle }: RowProps) {
   const obj = objectOfRow(row);
   const deleting = !!obj?.metadata?.deletionTimestamp;
   return (
     <div
-      className={`vrow${selected ? ' selected' : ''}${deleting ? ' deleting' : ''}`}
+      className={`vrow${selected ? ' selected' : ''}${deleting ? ' deleting' : ''}${checked ? ' checked' : ''}`}
+      data-checked={onToggle ? String(!!checked) : undefined}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
@@ -82,6 +89,18 @@ const TableRowView = memo(function TableRowView({ row, index, columns, selected,
         if (i === 0 && href)
           return (
             <div role="gridcell" className={cls} key={c.id} title={text}>
+              {onToggle && (
+                <input
+                  type="checkbox"
+                  className="row-check"
+                  tabIndex={-1}
+                  checked={!!checked}
+                  aria-label={`Select ${text}`}
+                  data-testid="row-check"
+                  onClick={(e) => e.stopPropagation()}
+                  onChange={() => onToggle(row)}
+                />
+              )}
               <a href={href} tabIndex={-1} onClick={(e) => e.preventDefault()}>
                 {text}
               </a>
@@ -103,7 +122,7 @@ export function VirtualTable(props: VirtualTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
   const count = rows.length + placeholders;
-  const hasAges = columns.some((c) => c.timestamp);
+  const hasAges = columns.some((c) => c.timestamp || c.ticking);
   const clock = useNow();
   const now = hasAges ? clock : 0;
   const virtualizer = useFixedRows(scrollRef, count, ROW_HEIGHT, 10);
@@ -122,6 +141,12 @@ export function VirtualTable(props: VirtualTableProps) {
     if (spacerRef.current) ro.observe(spacerRef.current);
     sync();
     return () => ro.disconnect();
+  }, []);
+  const gridRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    // after the jump box or a link elsewhere led here: the list takes the keys (j/k/Enter) at once
+    if (!active || active === document.body || !document.getElementById('main')?.contains(active)) gridRef.current?.focus({ preventScroll: true });
   }, []);
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -161,6 +186,10 @@ export function VirtualTable(props: VirtualTableProps) {
         if (selected >= 0 && selected < rows.length) onOpen?.(rows[selected]!, selected);
         e.preventDefault();
         return;
+      case ' ':
+        if (props.onToggle && selected >= 0 && selected < rows.length) props.onToggle(rows[selected]!);
+        e.preventDefault();
+        return;
       default:
         return;
     }
@@ -188,6 +217,7 @@ export function VirtualTable(props: VirtualTableProps) {
 
   return (
     <div
+      ref={gridRef}
       className="vtable"
       role="grid"
       aria-label={label}
@@ -210,7 +240,16 @@ export function VirtualTable(props: VirtualTableProps) {
               className={`vcell${c.numeric ? ' num' : ''}${active ? ' sorted' : ''}`}
               aria-sort={active ? (sort!.desc ? 'descending' : 'ascending') : 'none'}
               title={c.description || c.name}
+              tabIndex={onSort ? 0 : undefined}
               onClick={() => onSort?.(c.id)}
+              onKeyDown={(e) => {
+                // sortable from the keyboard: Tab to a header, Enter or Space
+                if (onSort && (e.key === 'Enter' || e.key === ' ')) {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  onSort(c.id);
+                }
+              }}
             >
               {c.name}
               {active && <span className="sort-arrow">{sort!.desc ? ' ▼' : ' ▲'}</span>}
@@ -248,6 +287,8 @@ export function VirtualTable(props: VirtualTableProps) {
                 start={vi.start}
                 href={rowHref?.(row)}
                 onClick={onRowClick}
+                checked={props.checked?.has(keyOf(row))}
+                onToggle={props.onToggle}
               />
             );
           })}

@@ -1,26 +1,118 @@
-// Writes the explorer's views send outside the editor (the editor's go through editor/requests.ts, with
-// a dry run first): each one function here, so the field manager and preconditions are set in one place.
-import type { KubeObject } from '../../client/index.js';
+// Every write the explorer sends outside the YAML editor (actions: scale, restart, pause/resume,
+// rollback, cordon, drain, delete) is built here and sent through `sendAction`, under the one field
+// manager name the editor uses too. Each action is first sent with dryRun=All, so the user sees what the
+// server would store before confirming.
+import { ApiClient, resourcePath, type KubeObject, type Query, type ResourceRef } from '../../client/index.js';
 import { api } from '../api.js';
 
-export const VIEW_FIELD_MANAGER = 'periscope-explorer';
+/** The field manager of every explorer write (editor saves, finalizer removal, actions). */
+export const FIELD_MANAGER = 'periscope';
 
-/**
- * As `kubectl rollout undo --to-revision`: the ReplicaSet's pod template, without its pod-template-hash
- * label, becomes the Deployment's; refused (409) when the Deployment changed since it was read.
- */
-export async function rollbackDeployment(deployment: KubeObject, replicaSet: KubeObject): Promise<void> {
-  const template = structuredClone(((replicaSet as { spec?: { template?: { metadata?: { labels?: Record<string, string> } } } }).spec?.template ?? {}) as { metadata?: { labels?: Record<string, string> } });
+/** `kubectl rollout restart` stamps this pod-template annotation with the time (RFC 3339). */
+export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
+
+export interface ActionRequest {
+  /** What the confirm button says ("Scale to 0"). */
+  title: string;
+  method: 'PATCH' | 'POST' | 'DELETE';
+  path: string;
+  contentType?: string;
+  body?: unknown;
+  query: Query;
+}
+
+const MERGE = 'application/merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
+
+function patch(ref: ResourceRef, title: string, body: unknown, contentType = MERGE): ActionRequest {
+  return { title, method: 'PATCH', path: resourcePath(ref), contentType, body: JSON.stringify(body), query: { fieldManager: FIELD_MANAGER } };
+}
+
+export function scaleAction(ref: ResourceRef, replicas: number): ActionRequest {
+  return patch(ref, `Scale to ${replicas}`, { spec: { replicas } });
+}
+
+export function restartAction(ref: ResourceRef, now = new Date()): ActionRequest {
+  const at = now.toISOString().replace(/\.\d+Z$/, 'Z');
+  return patch(ref, 'Restart rollout', { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: at } } } } });
+}
+
+export function pauseAction(ref: ResourceRef, paused: boolean): ActionRequest {
+  // as `kubectl rollout pause|resume`
+  return patch(ref, paused ? 'Pause rollout' : 'Resume rollout', { spec: { paused } });
+}
+
+export function cordonAction(ref: ResourceRef, cordon: boolean): ActionRequest {
+  // as `kubectl cordon|uncordon`: unschedulable true, or dropped (its default, false)
+  return patch(ref, cordon ? 'Cordon' : 'Uncordon', { spec: { unschedulable: cordon ? true : null } });
+}
+
+/** As `kubectl rollout undo`: the ReplicaSet's pod template, without its pod-template-hash label, becomes the Deployment's. */
+export function rollbackAction(ref: ResourceRef, deployment: KubeObject, replicaSet: KubeObject): ActionRequest {
+  const template = structuredClone(((replicaSet as { spec?: { template?: Record<string, any> } }).spec?.template ?? {}) as Record<string, any>);
   if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
-  await api.patch(
-    { group: 'apps', version: 'v1', resource: 'deployments', namespace: deployment.metadata?.namespace, name: deployment.metadata!.name! },
+  const rev = replicaSet.metadata?.annotations?.['deployment.kubernetes.io/revision'];
+  return patch(
+    ref,
+    `Roll back to revision ${rev ?? replicaSet.metadata?.name}`,
     [
       { op: 'test', path: '/metadata/resourceVersion', value: deployment.metadata?.resourceVersion },
       { op: 'replace', path: '/spec/template', value: template },
     ],
-    'application/json-patch+json',
-    { fieldManager: VIEW_FIELD_MANAGER },
+    JSON_PATCH,
   );
+}
+
+export function deleteAction(ref: ResourceRef): ActionRequest {
+  return { title: 'Delete', method: 'DELETE', path: resourcePath(ref), query: {} };
+}
+
+// actions read their Warning headers themselves (shown in the dialog and the toast)
+const quiet = new ApiClient({ ...api.options, onWarning: undefined });
+
+export interface ActionResult {
+  object: KubeObject | undefined;
+  warnings: string[];
+}
+
+export async function sendAction(req: ActionRequest, dryRun: boolean, signal?: AbortSignal): Promise<ActionResult> {
+  const res = await quiet.request<KubeObject>(req.method, req.path, {
+    body: req.body,
+    contentType: req.contentType,
+    query: { ...req.query, dryRun: dryRun ? 'All' : undefined },
+    signal,
+  });
+  const body = res.body as unknown;
+  return { object: body && typeof body === 'object' ? (body as KubeObject) : undefined, warnings: res.warnings };
+}
+
+/** One pod evicted through pods/eviction (PodDisruptionBudgets decide): evicted, or blocked and why. */
+export async function evictPod(pod: KubeObject): Promise<{ ok: true } | { ok: false; code: number; message: string }> {
+  const ref: ResourceRef = { group: '', version: 'v1', resource: 'pods', namespace: pod.metadata?.namespace, name: pod.metadata?.name, subresource: 'eviction' };
+  try {
+    await quiet.request('POST', resourcePath(ref), {
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata?.name, namespace: pod.metadata?.namespace } },
+    });
+    return { ok: true };
+  } catch (e) {
+    const err = e as { code?: number; message?: string };
+    return { ok: false, code: err.code ?? 0, message: err.message ?? String(e) };
+  }
+}
+
+/** Pods a drain evicts, as `kubectl drain --ignore-daemonsets`: not DaemonSet-owned, not mirror pods, not finished. */
+export function drainablePods(pods: readonly KubeObject[]): { evict: KubeObject[]; skipped: { pod: KubeObject; why: string }[] } {
+  const evict: KubeObject[] = [];
+  const skipped: { pod: KubeObject; why: string }[] = [];
+  for (const p of pods) {
+    const phase = (p as { status?: { phase?: string } }).status?.phase;
+    if (p.metadata?.ownerReferences?.some((o) => o.controller && o.kind === 'DaemonSet')) skipped.push({ pod: p, why: 'DaemonSet-managed' });
+    else if (p.metadata?.annotations?.['kubernetes.io/config.mirror']) skipped.push({ pod: p, why: 'mirror pod' });
+    else if (phase === 'Succeeded' || phase === 'Failed') skipped.push({ pod: p, why: `already ${phase}` });
+    else if (p.metadata?.deletionTimestamp) skipped.push({ pod: p, why: 'already terminating' });
+    else evict.push(p);
+  }
+  return { evict, skipped };
 }
 
 /** Asks the kubeconfig proxy to use another context (the caller reloads the page: nothing read before stays). */

@@ -110,6 +110,7 @@ export function DeleteDialog({ info, object, discovery, listNamespace, onClose, 
             {m.finalizers?.length ? `; waiting for finalizers: ${m.finalizers.join(', ')}` : ''}.
           </div>
         )}
+        <RecreatedBy object={object} />
         <div className="delete-options">
           <label className="check">
             propagation
@@ -195,6 +196,17 @@ export function DeleteDialog({ info, object, discovery, listNamespace, onClose, 
           </button>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** A controller-owned object comes back: say who will recreate it (as people expect from a ReplicaSet's pod). */
+function RecreatedBy({ object }: { object: KubeObject }) {
+  const owner = object.metadata?.ownerReferences?.find((o) => o.controller);
+  if (!owner || !['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(owner.kind)) return null;
+  return (
+    <div className="banner" data-testid="delete-recreated-by">
+      {owner.kind} <span className="mono">{owner.name}</span> owns this {object.kind ?? 'object'}: it will create a replacement{owner.kind === 'StatefulSet' ? ' with the same name' : ''} after the delete.
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { ApiError, apiVersionOf, type ApiResource, type Discovery, type KubeObje
 import { api } from '../api.js';
 import { describeError, TraceId } from '../components/ErrorState.js';
 import { applyMergePatch, createMergePatch, withoutPath } from '../lib/patches.js';
+import { quietRebase } from './quiet-rebase.js';
+import { draftStore } from './drafts.js';
 import { MonacoEditor, type EditorMarker } from '../monaco/index.js';
 import { ApplyConflictsPanel, RebasePanel } from './ConflictPanels.js';
 import { ParseError, applyConfiguration, editableObject, isObject, parseText, printObject, withTypeFirst, type TextFormat } from './documents.js';
@@ -70,11 +72,22 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const verbOf = (m: EditMode) => (m === 'replace' ? 'update' : 'patch');
   const lacks = (m: EditMode) => access.can(verbOf(m), { name: object.metadata?.name }) === false;
 
-  const [mode, setMode] = useState<EditMode>('edit');
-  const [scope, setScope] = useState<ApplyScope>('object');
-  const [format, setFormat] = useState<TextFormat>('yaml');
-  const [base, setBase] = useState<KubeObject>(object);
-  const [text, setText] = useState(() => printObject(initialFor('edit', object, 'object'), 'yaml'));
+  const uid = object.metadata?.uid;
+  const [draft] = useState(() => draftStore.get(uid));
+  const [mode, setMode] = useState<EditMode>((draft?.mode as EditMode) ?? 'edit');
+  const [scope, setScope] = useState<ApplyScope>((draft?.scope as ApplyScope) ?? 'object');
+  const [format, setFormat] = useState<TextFormat>(draft?.format ?? 'yaml');
+  const [base, setBase] = useState<KubeObject>((draft?.base as KubeObject) ?? object);
+  const [text, setText] = useState(() => draft?.text ?? printObject(initialFor('edit', object, 'object'), 'yaml'));
+  // the draft is kept while it differs from the version it is based on
+  const pristine = useMemo(() => printObject(initialFor(mode, base, scope), format), [mode, base, scope, format]);
+  useEffect(() => {
+    if (text === pristine) draftStore.drop(uid);
+    else {
+      const objectPath = window.location.pathname.replace(/\/[^/]*$/, '');
+      draftStore.set(uid, { objectPath, label: `${info.kind} ${object.metadata?.name}`, text, mode, scope, format, base });
+    }
+  }, [text, pristine, uid, mode, scope, format, base, info.kind, object.metadata?.name]);
   const [patchDraft, setPatchDraft] = useState<string>();
   const [fieldValidation, setFieldValidation] = useState<FieldValidation>('Strict');
   const [force, setForce] = useState(false);
@@ -220,6 +233,22 @@ export function EditorView({ info, object: live, discovery }: Props) {
   // (not while a write is in flight: its own watch event may arrive before its answer)
   const changedOnServer = !!liveRv && liveRv !== base.metadata?.resourceVersion && !known.current.has(liveRv) && !flow.busy;
 
+  // a server change that touches none of the edited fields (controllers writing status, someone's label)
+  // moves the edit onto the new version with a quiet note; only an overlap keeps the banner and diff
+  const [quietNote, setQuietNote] = useState<string>();
+  useEffect(() => {
+    // the default Edit mode only: the expert modes (apply, patches, replace) show every change as it is
+    if (mode !== 'edit' || !changedOnServer || rebase || flow.review || patchDraft !== undefined || parsed.value === undefined) return;
+    const r = quietRebase(initialFor(mode, base, scope), parsed.value, initialFor(mode, object, scope));
+    if (!r) return;
+    known.current.add(liveRv);
+    setBase(object);
+    setText(printObject(r.merged, format));
+    const fields = r.theirs.filter((f) => f !== 'metadata.resourceVersion');
+    setQuietNote(`Moved your edit onto resourceVersion ${liveRv}${fields.length ? `: the server changed ${fields.slice(0, 3).join(', ')}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}, none of the fields you edited` : ''}.`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [changedOnServer, liveRv, rebase, flow.review]);
+
   const onRebase = (merged: unknown, theirs: KubeObject) => {
     known.current.add(theirs.metadata?.resourceVersion);
     setBase(theirs);
@@ -338,6 +367,11 @@ export function EditorView({ info, object: live, discovery }: Props) {
         <div className="banner banner-deleting" data-testid="edit-deleting">
           Being deleted since {object.metadata.deletionTimestamp}
           {object.metadata.finalizers?.length ? `; waiting for finalizers: ${object.metadata.finalizers.join(', ')}` : ''}. Edits can still remove finalizers; new ones cannot be added.
+        </div>
+      )}
+      {quietNote && !changedOnServer && (
+        <div className="muted small" data-testid="quiet-rebase" role="status">
+          {quietNote}
         </div>
       )}
       {changedOnServer && !rebase && (

@@ -11,7 +11,8 @@ export type EditMode = 'edit' | 'apply' | 'merge' | 'json' | 'strategic' | 'repl
 export type PatchMode = 'merge' | 'json' | 'strategic';
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
-export const FIELD_MANAGER = 'periscope';
+export { FIELD_MANAGER } from '../data/writes.js';
+import { FIELD_MANAGER } from '../data/writes.js';
 
 export const MODE_LABEL: Record<EditMode, string> = {
   edit: 'Edit',

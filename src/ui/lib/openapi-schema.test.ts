@@ -85,8 +85,9 @@ describe('openapi-schema against the server documents', () => {
     }
     const name = kindSchemaName(doc!, 'example.com', 'v1', 'Widget')!;
     const s = toJsonSchema(doc!, name, { apiVersion: 'example.com/v1', kind: 'Widget' }) as any;
-    expect(s.properties.spec.description).toBe('What the widget should be.');
-    expect(s.properties.spec.properties.size).toMatchObject({ description: 'How big.', minimum: 1 });
+    // hovers show the field's own words and its type
+    expect(s.properties.spec.description).toBe('What the widget should be.\n\nType: object');
+    expect(s.properties.spec.properties.size).toMatchObject({ description: 'How big.\n\nType: integer', minimum: 1 });
     expect(s.properties.spec.properties.extra.additionalProperties).toBeUndefined();
     expect(templateFor(doc!, name, { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default' })).toEqual({
       apiVersion: 'example.com/v1',

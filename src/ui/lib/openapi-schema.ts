@@ -76,6 +76,11 @@ function shapeOf(doc: OpenApiDocument, s: OpenApiSchema, refTo?: string): string
   return `${t ?? 'any'}${s.format ? ` (${s.format})` : ''}`;
 }
 
+/** Hover text: the field's own description and its type (either alone when the other is missing). */
+function withType(description: string | undefined, shape: string): string {
+  return description && description !== shape ? `${description}\n\nType: ${shape}` : shape;
+}
+
 export interface JsonSchema {
   [k: string]: unknown;
 }
@@ -112,13 +117,13 @@ export function toJsonSchema(doc: OpenApiDocument, rootName: string, opts: JsonS
       if (name === QUANTITY) return { type: ['string', 'number'], description: description ?? 'quantity, such as 100m, 64Mi or 2' };
       const target = doc.components?.schemas?.[name];
       if (target && isIntOrString(target)) return { type: ['integer', 'string'], description: description ?? 'integer or string' };
-      return { ...refTo(name), description: description ?? target?.description ?? shapeOf(doc, target ?? {}, name) };
+      return { ...refTo(name), description: withType(description ?? target?.description, shapeOf(doc, target ?? {}, name)) };
     }
     if (s.allOf?.length === 1 && !s.properties && !s.type) {
       // {allOf:[{$ref}], description, default, x-…}: the field's own words beside the referenced type
       return convert(s.allOf[0]!, s.description ?? description);
     }
-    const out: JsonSchema = { description: s.description ?? description ?? shapeOf(doc, s) };
+    const out: JsonSchema = { description: withType(s.description ?? description, shapeOf(doc, s)) };
     if (isIntOrString(s)) out.type = ['integer', 'string'];
     else if (s.type) out.type = s.nullable && typeof s.type === 'string' ? [s.type, 'null'] : s.type;
     if (s.format && !isIntOrString(s) && s.format !== 'byte' && s.format !== 'int32' && s.format !== 'int64' && s.format !== 'double') out.format = s.format;

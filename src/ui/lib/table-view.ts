@@ -22,6 +22,8 @@ export interface ViewColumn {
   timestamp?(row: Row): number | undefined;
   /** Sort ages young-first (an Age column), dates old-first. */
   ageLike?: boolean;
+  /** Set when the cell carries a relative time printed by the server (`3 (95s ago)`): re-derived so it ticks. */
+  ticking?: boolean;
 }
 
 const isNumeric = (t: string) => t === 'integer' || t === 'number';
@@ -37,6 +39,7 @@ function fromDefinition(def: ColumnDefinition, index: number): ViewColumn {
     numeric: isNumeric(def.type),
     value: cell,
   };
+  if (def.type !== 'date' && def.name === 'Restarts') col.ticking = true;
   if (def.type === 'date') col.timestamp = (row) => parseTime(cell(row));
   else if (def.name.toLowerCase() === 'age' && def.type === 'string') {
     // servers print ages as text at request time; re-derive from the object so it keeps ticking
@@ -90,6 +93,33 @@ export function metadataColumns(opts: { allNamespaces: boolean }): ViewColumn[] 
   return opts.allNamespaces ? [namespaceColumn, ...cols] : cols;
 }
 
+const AGO = /^(.*)\((\d+[smhdy](?:\d+[smhdy])*) ago\)$/;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, y: 365 * 86_400_000 };
+
+/** Milliseconds of a kubectl duration like `95s`, `3m2s`, `4h`, `12d`. */
+export function parseShortDuration(text: string): number | undefined {
+  let ms = 0;
+  let matched = '';
+  for (const m of text.matchAll(/(\d+)([smhdy])/g)) {
+    ms += Number(m[1]) * UNIT_MS[m[2]!]!;
+    matched += m[0];
+  }
+  return matched === text && matched ? ms : undefined;
+}
+
+// when each row was first seen: the server printed its "(… ago)" relative to about that moment
+const seenAt = new WeakMap<object, number>();
+
+/** A server-printed `N (95s ago)` cell kept ticking: the moment it names, moved on by the time since the row arrived. */
+export function tickingText(text: string, row: Row, now: number): string {
+  const m = AGO.exec(text);
+  const dur = m ? parseShortDuration(m[2]!) : undefined;
+  if (!m || dur === undefined || !now) return text;
+  let seen = seenAt.get(row);
+  if (seen === undefined) seenAt.set(row, (seen = now));
+  return `${m[1]}(${formatAge(now - (seen - dur))} ago)`;
+}
+
 export function cellText(col: ViewColumn, row: Row, now: number): string {
   if (col.timestamp) {
     const t = col.timestamp(row);
@@ -97,7 +127,7 @@ export function cellText(col: ViewColumn, row: Row, now: number): string {
   }
   const v = col.value(row);
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return col.ticking ? tickingText(v, row, now) : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ');
   return JSON.stringify(v);

@@ -101,6 +101,11 @@ export function MonacoEditor(props: MonacoEditorProps) {
       readOnly,
       ariaLabel: latest.current.ariaLabel,
       fixedOverflowWidgets: true,
+      // completion opens while typing, as Monaco's YAML does: YAML keys and values tokenize as strings,
+      // which Monaco's default leaves to Ctrl+Space
+      quickSuggestions: { other: true, strings: true, comments: false },
+      // Enter stays a newline while the list is open (Tab accepts): typed YAML is never rewritten by a suggestion
+      acceptSuggestionOnEnter: 'off',
       ...latest.current.options,
     });
     modelRef.current = model;

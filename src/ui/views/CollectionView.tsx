@@ -6,6 +6,7 @@ import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.j
 import { VirtualTable, type SortState } from '../components/VirtualTable.js';
 import { useCollection } from '../data/informers.js';
 import { useAccess } from '../data/permissions.js';
+import { BulkDeleteDialog, type Picked } from './BulkDeleteDialog.js';
 import { filterRows, metadataColumns, objectOfRow, sortRows, tableColumns, type Row } from '../lib/table-view.js';
 import { Link, href, navigate, newObjectPath, objectPath, setQuery, type Location, type TypeRef } from '../router.js';
 
@@ -105,6 +106,9 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
 
   const placeholders = !text && !sort && snap && !snap.complete ? Math.max(snap.remaining ?? 0, 1) : 0;
   const [selected, setSelected] = useState(0);
+  // rows picked for a bulk action (Space or the row's box), by row key
+  const [picked, setPicked] = useState<Map<string, Picked>>(new Map());
+  const [bulkDeleting, setBulkDeleting] = useState(false);
   const collectionId = `${type.group}/${type.resource}/${namespace}/${labelSelector}/${metaOnly}`;
   useEffect(() => setSelected(0), [collectionId]);
 
@@ -137,6 +141,7 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
     const h = rowHref(r);
     if (h) navigate(h);
   }, [rowHref]);
+  const { pickedKeys, onToggle } = usePicking(keyOf, picked, setPicked);
   const onSort = useCallback(
     (id: string) => {
       const next = sort?.id !== id ? id : sort.desc ? undefined : `-${id}`;
@@ -229,6 +234,11 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
                 New {info.kind}
               </Link>
             ))}
+          {picked.size > 0 && info.verbs.includes('delete') && (
+            <button className="btn small danger" data-testid="bulk-delete" disabled={access.can('delete') === false} title={access.can('delete') === false ? access.missing('delete') : undefined} onClick={() => setBulkDeleting(true)}>
+              Delete {picked.size}…
+            </button>
+          )}
           {snap && !snap.complete && (
             <button className="btn small" data-testid="load-all" onClick={() => setQuery({ all: true }, { replace: true })}>
               Load all
@@ -285,12 +295,33 @@ export function CollectionView({ type, discovery, discoveryError, location, filt
               rowHref={rowHref}
               onRangeChange={onRangeChange}
               label={`${info.kind} list`}
+              checked={pickedKeys}
+              onToggle={info.verbs.includes('delete') ? onToggle : undefined}
             />
           )}
         </>
       )}
+      {bulkDeleting && info && (
+        <BulkDeleteDialog info={info} picked={[...picked.values()]} onClose={() => setBulkDeleting(false)} onDone={() => setPicked(new Map())} />
+      )}
     </div>
   );
+}
+
+function usePicking(keyOf: (r: Row) => string, picked: Map<string, Picked>, setPicked: (m: Map<string, Picked>) => void) {
+  const pickedKeys = useMemo(() => new Set(picked.keys()), [picked]);
+  const onToggle = useCallback(
+    (r: Row) => {
+      const k = keyOf(r);
+      const o = objectOfRow(r);
+      const next = new Map(picked);
+      if (next.has(k)) next.delete(k);
+      else if (o?.metadata?.name) next.set(k, { key: k, name: o.metadata.name, namespace: o.metadata.namespace });
+      setPicked(next);
+    },
+    [keyOf, picked, setPicked],
+  );
+  return { pickedKeys, onToggle };
 }
 
 function CollectionState({ snap }: { snap: InformerSnapshot<unknown> }) {

@@ -1,6 +1,6 @@
 // One object, live: summary (metadata, owners, finalizers, deletion state, conditions), YAML/JSON,
 // related Events and managed fields.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { apiVersionOf, resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
 import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
@@ -11,13 +11,26 @@ import { useCollection, useObject } from '../data/informers.js';
 import { useAccess, type Access } from '../data/permissions.js';
 import { AccessPanel } from './AccessPanel.js';
 import { ageOf, useNow } from '../lib/age.js';
+import { conditionTone } from '../lib/conditions.js';
 import { AtRestHint } from './AtRestHint.js';
 import { Relationships } from './Relationships.js';
 import { Timeline } from './Timeline.js';
+import { PodContainers } from './PodContainers.js';
+import { SecretData } from './SecretData.js';
+import { LogsView } from './LogsView.js';
+import { hasActions, isScalable, ObjectActions } from './ObjectActions.js';
+
+// xterm.js loads with the first terminal opened
+const TerminalView = lazy(() => import('./TerminalView.js'));
 import { NamespaceChanges } from './NamespaceChanges.js';
 import { ownershipByField } from '../lib/managed-fields.js';
 import { Link, href, listPath, navigate, objectPath, type ObjectTab, type TypeRef } from '../router.js';
 import { isWorkload, podState, WorkloadPanel } from './WorkloadPanels.js';
+
+function isTypingTarget(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable || !!el.closest?.('.monaco-editor, .xterm'));
+}
 
 interface Props {
   type: TypeRef;
@@ -28,7 +41,14 @@ interface Props {
   listNamespace: string;
 }
 
-const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related' };
+const TAB_LABEL: Record<ObjectTab, string> = { summary: 'Summary', yaml: 'YAML', json: 'JSON', events: 'Events', fields: 'Managed fields', edit: 'Edit', access: 'Access', history: 'History', related: 'Related', logs: 'Logs', shell: 'Terminal' };
+const TAB_KEY: Partial<Record<ObjectTab, string>> = { logs: 'l', shell: 'x' };
+
+/** Tabs an object has: logs on pods and workloads with pods, a terminal on pods. */
+function tabsFor(kind: string | undefined): ObjectTab[] {
+  return (Object.keys(TAB_LABEL) as ObjectTab[]).filter((t) => (t === 'logs' ? kind === 'Pod' || hasPodLogs(kind) : t === 'shell' ? kind === 'Pod' : true));
+}
+const hasPodLogs = (kind: string | undefined) => !!kind && ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(kind);
 
 export function ObjectView({ type, namespace, name, tab, discovery, listNamespace }: Props) {
   const info = discovery?.resources.find((r) => sameGroup(r.group, type.group) && r.version === type.version && r.resource === type.resource);
@@ -43,6 +63,25 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   const tabHref = (t: ObjectTab) => href(objectPath(type, namespace, name, t), { ns: listNamespace || undefined });
   const back = href(listPath(type), { ns: listNamespace || undefined });
   const [deleting, setDeleting] = useState(false);
+  const [scaling, setScaling] = useState(false);
+  // action keys: e edit, l logs, x terminal, s scale, d delete (before the app's own keys: s is search elsewhere)
+  const kind = info?.kind ?? live.object?.kind;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || document.querySelector('.overlay')) return;
+      const go = (t: ObjectTab) => navigate(tabHref(t), { replace: true });
+      let handled = true;
+      if (e.key === 'e') go('edit');
+      else if (e.key === 'l' && (kind === 'Pod' || hasPodLogs(kind))) go('logs');
+      else if (e.key === 'x' && kind === 'Pod') go('shell');
+      else if (e.key === 's' && isScalable(kind) && live.object) setScaling(true);
+      else if (e.key === 'd' && live.object && info?.verbs.includes('delete')) setDeleting(true);
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  });
   const objectRef = { ...type, namespace, name };
   const access = useAccess(info, namespace);
   const canDelete = access.can('delete', { name });
@@ -73,6 +112,13 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
   else if (tab === 'access') body = <AccessPanel object={object} objectRef={objectRef} info={info} discovery={discovery} />;
   else if (tab === 'edit')
     body = info && discovery ? <EditorView key={object.metadata?.uid ?? name} info={info} object={object} discovery={discovery} /> : <LoadingState label="Discovering API types…" />;
+  else if (tab === 'logs' && (object.kind === 'Pod' || hasPodLogs(object.kind))) body = <LogsView key={object.metadata?.uid} object={object} />;
+  else if (tab === 'shell' && object.kind === 'Pod')
+    body = (
+      <Suspense fallback={<LoadingState label="Loading the terminal…" />}>
+        <TerminalView key={object.metadata?.uid} pod={object} info={info} />
+      </Suspense>
+    );
   else if (tab === 'events') body = <EventsPanel events={events.items} error={events.error} />;
   else if (tab === 'fields') body = <ManagedFieldsPanel object={object} />;
   else if (tab === 'history')
@@ -105,6 +151,7 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           )}
           {data && <span className={`pill state-${data.state}`}>{data.state}</span>}
           <span className="spacer" />
+          {object && hasActions(object.kind) && <ObjectActions object={object} objectRef={objectRef} access={access} scaleOpen={scaling} setScaleOpen={setScaling} />}
           {object && info && discovery && info.verbs.includes('delete') && (
             <button
               className="btn small danger"
@@ -118,13 +165,13 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           )}
         </h2>
         <div className="tabs" role="tablist">
-          {(Object.keys(TAB_LABEL) as ObjectTab[]).map((t, i) =>
+          {tabsFor(info?.kind ?? object?.kind).map((t, i) =>
             t === 'edit' && canEdit === false ? (
               <span key={t} role="tab" aria-disabled="true" className="tab disabled" data-testid="tab-edit" title={access.missing('update', { name })}>
                 {TAB_LABEL[t]}
               </span>
             ) : (
-            <Link key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab active' : 'tab'} href={tabHref(t)} replace data-testid={`tab-${t}`} title={`${TAB_LABEL[t]} (${i + 1})`}>
+            <Link key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab active' : 'tab'} href={tabHref(t)} replace data-testid={`tab-${t}`} title={`${TAB_LABEL[t]} (${TAB_KEY[t] ?? i + 1})`}>
               {TAB_LABEL[t]}
               {t === 'events' && events.items.length > 0 && <span className="badge">{events.items.length}</span>}
             </Link>
@@ -134,7 +181,7 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
       </div>
       <div className={tab === 'edit' ? 'object-body editing' : 'object-body'}>{body}</div>
       {deleting && object && info && discovery && (
-        <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone ? navigate(back) : setDeleting(false))} />
+        <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone || !object.metadata?.finalizers?.length ? navigate(back) : setDeleting(false))} />
       )}
     </div>
   );
@@ -276,7 +323,9 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
         </dl>
       </section>
       {isWorkload(object) && <WorkloadPanel object={object} />}
-      {object.kind === 'Pod' && <PodLine pod={object} />}
+      {object.kind === 'Pod' && <PodLine pod={object} listNamespace={listNamespace} />}
+      {object.kind === 'Pod' && <PodContainers pod={object} />}
+      {object.kind === 'Secret' && !(object.apiVersion ?? 'v1').includes('/') && <SecretData secret={object} />}
       <section className="panel">
         <h3>Conditions</h3>
         {conditions.length === 0 ? (
@@ -294,10 +343,12 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
             </thead>
             <tbody>
               {conditions.map((c, i) => (
-                <tr key={c.type ?? i} className={`cond-${String(c.status).toLowerCase()}`}>
+                <tr key={c.type ?? i} className={`cond-${conditionTone(c.type, c.status)}`}>
                   <td>{c.type}</td>
                   <td>
-                    <span className={`pill cond-${String(c.status).toLowerCase()}`}>{c.status}</span>
+                    <span className={`pill cond-${conditionTone(c.type, c.status)}`} data-testid={`condition-${c.type}`}>
+                      {c.status}
+                    </span>
                   </td>
                   <td>{c.reason}</td>
                   <td className="wrap">{c.message}</td>
@@ -313,8 +364,9 @@ function Summary({ object, objectRef, discovery, eventsCount, eventsHref, listNa
 }
 
 /** A pod's phase (or waiting reason), readiness and restarts, coloured as in the workload views. */
-function PodLine({ pod }: { pod: KubeObject }) {
+function PodLine({ pod, listNamespace }: { pod: KubeObject; listNamespace: string }) {
   const s = podState(pod);
+  const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
   return (
     <section className="panel" data-testid="pod-state">
       <h3>State</h3>
@@ -322,7 +374,15 @@ function PodLine({ pod }: { pod: KubeObject }) {
         {s.phase}
       </span>{' '}
       ready {s.ready} · restarts <span className={s.restarts > 0 ? 'restarts' : ''}>{s.restarts}</span>
-      {(pod.spec as { nodeName?: string } | undefined)?.nodeName && <span className="muted"> · on {(pod.spec as { nodeName?: string }).nodeName}</span>}
+      {node && (
+        <span className="muted">
+          {' '}
+          · on node{' '}
+          <Link href={href(objectPath({ group: '', version: 'v1', resource: 'nodes' }, undefined, node), { ns: listNamespace || undefined })} data-testid="node-link">
+            {node}
+          </Link>
+        </span>
+      )}
     </section>
   );
 }

@@ -4,9 +4,10 @@
 import { useMemo, useState } from 'react';
 import type { KubeObject } from '../../client/index.js';
 import { useReplicaSetsOf } from '../data/queries.js';
-import { rollbackDeployment } from '../data/writes.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { useCollection } from '../data/informers.js';
+import { rollbackAction } from '../data/writes.js';
+import { ActionDialog } from './ActionDialog.js';
 import { ageOf, useNow } from '../lib/age.js';
 import { isWorkload, podState, rolloutBars, selectorString } from '../lib/workloads.js';
 import { Link, href, objectPath } from '../router.js';
@@ -42,26 +43,23 @@ function Bars({ object }: { object: KubeObject }) {
 /** The Deployment's ReplicaSets by revision, the active one marked, each older one a rollback away. */
 function RevisionHistory({ deployment, replicaSets }: { deployment: KubeObject; replicaSets: KubeObject[] }) {
   const now = useNow();
-  const [busy, setBusy] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>();
+  // a rollback is reviewed as a dry-run diff and confirmed, like every other action
+  const [rollingBack, setRollingBack] = useState<KubeObject>();
   const rev = (rs: KubeObject) => Number(rs.metadata?.annotations?.[REVISION] ?? 0);
   const sorted = [...replicaSets].sort((a, b) => rev(b) - rev(a));
   const current = deployment.metadata?.annotations?.[REVISION];
-  const rollback = async (rs: KubeObject) => {
-    setBusy(rs.metadata?.name);
-    setError(undefined);
-    try {
-      await rollbackDeployment(deployment, rs);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const rollbackRequest = useMemo(
+    () =>
+      rollingBack &&
+      rollbackAction({ group: 'apps', version: 'v1', resource: 'deployments', namespace: deployment.metadata?.namespace, name: deployment.metadata!.name! }, deployment, rollingBack),
+    // the request is fixed when the dialog opens: its resourceVersion guard is the version the user reviewed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rollingBack],
+  );
   return (
     <section className="panel">
       <h3>Revision history</h3>
-      {error !== undefined && <ErrorState error={error} compact />}
+      {rollbackRequest && rollingBack && <ActionDialog request={rollbackRequest} current={deployment} onClose={() => setRollingBack(undefined)} />}
       <table className="simple" data-testid="revisions">
         <thead>
           <tr>
@@ -90,8 +88,8 @@ function RevisionHistory({ deployment, replicaSets }: { deployment: KubeObject; 
                 <td>{ageOf(rs.metadata?.creationTimestamp, now)}</td>
                 <td>
                   {!active && (
-                    <button className="btn small" disabled={busy !== undefined} onClick={() => void rollback(rs)} data-testid={`rollback-${rev(rs)}`}>
-                      {busy === rs.metadata?.name ? 'Rolling back…' : 'Roll back to this'}
+                    <button className="btn small" onClick={() => setRollingBack(rs)} data-testid={`rollback-${rev(rs)}`}>
+                      Roll back to this…
                     </button>
                   )}
                 </td>

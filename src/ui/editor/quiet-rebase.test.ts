@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { patchPaths, quietRebase } from './quiet-rebase.js';
+
+const base = { metadata: { name: 'd', resourceVersion: '921', labels: { a: '1' } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'x:1' }] } } }, status: { readyReplicas: 1 } };
+
+describe('quietRebase', () => {
+  it('moves an edit of replicas onto a version where controllers only wrote status and resourceVersion', () => {
+    const edited = structuredClone(base);
+    edited.spec.replicas = 3;
+    const next = structuredClone(base);
+    next.metadata.resourceVersion = '932';
+    next.status.readyReplicas = 0;
+    const r = quietRebase(base, edited, next)!;
+    expect(r).toBeDefined();
+    expect(r.merged).toMatchObject({ metadata: { resourceVersion: '932' }, spec: { replicas: 3 }, status: { readyReplicas: 0 } });
+    expect(r.theirs.sort()).toEqual(['metadata.resourceVersion', 'status.readyReplicas']);
+  });
+
+  it('keeps unrelated changes by others too (a label added elsewhere)', () => {
+    const edited = structuredClone(base);
+    edited.spec.replicas = 2;
+    const next = structuredClone(base) as typeof base & { metadata: { labels: Record<string, string> } };
+    next.metadata.labels.b = '2';
+    expect(quietRebase(base, edited, next)!.merged).toMatchObject({ metadata: { labels: { a: '1', b: '2' } }, spec: { replicas: 2 } });
+  });
+
+  it('refuses when the server changed a field the user edited', () => {
+    const edited = structuredClone(base);
+    edited.spec.replicas = 3;
+    const next = structuredClone(base);
+    next.spec.replicas = 5;
+    expect(quietRebase(base, edited, next)).toBeUndefined();
+  });
+
+  it('treats a list as one field (a merge patch replaces it whole)', () => {
+    const edited = structuredClone(base);
+    edited.spec.template.spec.containers[0]!.image = 'x:2';
+    const next = structuredClone(base);
+    next.spec.template.spec.containers.push({ name: 'd', image: 'y' });
+    expect(quietRebase(base, edited, next)).toBeUndefined();
+    expect(patchPaths({ a: { b: 1, c: [1] } })).toEqual([['a', 'b'], ['a', 'c']]);
+  });
+});
