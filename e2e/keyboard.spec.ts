@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.js';
 
 test('after :po Enter the list has focus: j moves, Enter opens, l opens logs', async ({ page }) => {
   await page.goto('/?ns=shop');
-  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press(':');
   await page.keyboard.type('po', { delay: 100 });
   await page.keyboard.press('Enter');
@@ -26,7 +26,7 @@ test('after :po Enter the list has focus: j moves, Enter opens, l opens logs', a
 
 test('sortable headers take the keyboard; the first Tab offers a skip link', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('skip-link')).toBeFocused();
   await page.keyboard.press('Enter');
@@ -43,7 +43,7 @@ test('sortable headers take the keyboard; the first Tab offers a skip link', asy
 
 test('the help lists the nine tabs and the object keys', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('link', { name: 'pods', exact: true }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(help).toContainText('1 … 9');
