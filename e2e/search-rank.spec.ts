@@ -5,6 +5,8 @@ import { shot } from './helpers.js';
 
 test('search a name fragment and open the exact match as the first result', async ({ page }) => {
   await page.goto('/');
+  // a person presses 's' once the page is there
+  await expect(page.getByTestId('nav-task-workloads')).toBeVisible();
   await page.keyboard.press('s');
   const input = page.getByTestId('search-input');
   await expect(input).toBeFocused();
