@@ -68,6 +68,8 @@ export interface Periscope {
 const ADMIN_USER = 'periscope-admin';
 
 export async function startPeriscope(opts: PeriscopeOptions = {}): Promise<Periscope> {
+  // loaded beside the server's start, so client() can be synchronous; absent when the project does not use client-node
+  const clientNodeLoad = import('@kubernetes/client-node').catch(() => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'periscope-'));
   const auth = opts.authentication ?? 'none';
   const flags: Partial<ServerFlags> = {
@@ -113,16 +115,16 @@ export async function startPeriscope(opts: PeriscopeOptions = {}): Promise<Peris
   const kubeconfig = kubeconfigText(server.url, ca?.cert, token, clientPair);
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
-  // loaded now, so client() can be synchronous; absent when the project does not use client-node
-  const clientNode = await import('@kubernetes/client-node').catch(() => undefined);
 
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= server.close().finally(() => rmSync(dir, { recursive: true, force: true })));
 
   const call = { url: server.url, ca: ca?.cert, token, cert: clientPair?.cert, key: clientPair?.key };
+  let clientNode: Awaited<typeof clientNodeLoad>;
   try {
     await waitReady(call);
+    clientNode = await clientNodeLoad;
     if (opts.crds?.length) await installCrds(call, opts.crds, opts.crdTimeoutMs ?? 30_000);
   } catch (e) {
     await stop();
