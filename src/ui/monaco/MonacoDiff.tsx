@@ -35,8 +35,6 @@ export function MonacoDiff(props: MonacoDiffProps) {
       readOnly,
       originalEditable: false,
       renderSideBySide: sideBySide,
-      // the gutter menu's debounced context-key events fire after the editor is disposed (uncaught
-      // "AbstractContextKeyService has been disposed", monaco-editor#4581); its revert buttons are not used here
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
       fontSize: 13,
