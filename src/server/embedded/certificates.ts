@@ -45,7 +45,8 @@ function issue(subject: Name, issuer: Issuer | undefined, extensions: Extension[
   const signer = issuer ?? { name: subject, key: privateKey };
   const now = Date.now();
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // a positive INTEGER
+  // a positive DER INTEGER with no leading zero octet (0x00 before a byte < 0x80 is "illegal padding")
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
   const tbs = new TBSCertificate({
     version: 2, // v3
     serialNumber: serial.buffer.slice(serial.byteOffset, serial.byteOffset + serial.length),
