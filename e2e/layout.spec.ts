@@ -5,7 +5,11 @@ import { shot } from './helpers.js';
 
 test.use({ viewport: { width: 1024, height: 700 } });
 
-test('at 1024 px: pods table columns whole with the sidebar open; the sidebar folds away and comes back', async ({ page }) => {
+test('at 1024 px: pods table columns whole with the sidebar open; the sidebar folds away and comes back', async ({ page, request }) => {
+  // an all-namespaces list whose namespaces are long (other specs' namespaces made it overflow by 40 px)
+  const ns = 'layout-e2e-a-namespace-with-a-rather-long-name';
+  await request.post('/api/v1/namespaces', { data: { metadata: { name: ns } } });
+  await request.post(`/api/v1/namespaces/${ns}/pods`, { data: { metadata: { name: 'a-pod-with-a-long-name-as-controllers-make-them-x7k2p' }, spec: { containers: [{ name: 'c', image: 'example/app:1' }] } } });
   await page.goto('/');
   await page.evaluate(() => localStorage.setItem('periscope.sidebar', 'open'));
   await page.goto('/r/core/v1/pods');

@@ -44,9 +44,10 @@ function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: 
         const lens = sample.map((r) => cellText(c, r, 0).length).sort((a, b) => a - b);
         len = Math.max(len, lens[Math.floor(lens.length * 0.9)] ?? 0);
       }
-      // the Name column gives way first (its cells ellipsize, the full name on hover): a narrow window
-      // keeps the status columns after it (Restarts, Age) whole instead of scrolling them out of view
-      const min = Math.min(Math.max(len + 2, 6), c.name === 'Name' ? 16 : i === 0 ? 48 : 36);
+      // the Name and Namespace columns give way first (their cells ellipsize, the full text on hover): a
+      // narrow window keeps the status columns after them (Restarts, Age) whole instead of scrolling them
+      // out of view, however long the namespaces of an all-namespaces list are
+      const min = Math.min(Math.max(len + 2, 6), c.name === 'Name' || c.name === 'Namespace' ? 14 : i === 0 ? 48 : 20);
       total += min;
       // fixed tracks: each row is its own grid, so a content-sized track would differ from row to row and from the header
       return c.numeric || c.timestamp ? `${min}ch` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
