@@ -158,13 +158,17 @@ function useRestore(objectRef: ResourceRef, current: KubeObject | undefined) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string>();
+  // The restore is sent without a resourceVersion guard, as `kubectl rollout undo` patches without one:
+  // controllers keep writing status while a rollout settles, and a guarded PUT then fails (409) between
+  // the preview and Confirm. A PUT replaces spec and metadata only; status stays the server's.
   const start = async (v: Version) => {
     setError(undefined);
     setDone(undefined);
     setBusy(true);
     try {
-      const body = JSON.stringify(restoreBody(v.object, current));
-      const request = buildWrite(current ? 'replace' : 'create', objectRef, body, { fieldValidation: 'Strict' });
+      const restored = restoreBody(v.object, current);
+      const { resourceVersion: _unguarded, ...metadata } = restored.metadata ?? {};
+      const request = buildWrite(current ? 'replace' : 'create', objectRef, JSON.stringify({ ...restored, metadata }), { fieldValidation: 'Strict' });
       const dry = await sendWrite(request, true);
       setReview({ review: { request, result: dry.object, warnings: dry.warnings }, version: v.object.metadata?.resourceVersion ?? '' });
     } catch (e) {
