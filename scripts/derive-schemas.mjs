@@ -52,6 +52,7 @@ const KINDS = [
   'autoscaling.v2.HorizontalPodAutoscaler', 'autoscaling.v1.HorizontalPodAutoscaler', 'storage.v1.StorageClass',
   'storage.v1.CSIDriver', 'storage.v1.CSINode', 'storage.v1.VolumeAttachment', 'storage.v1.CSIStorageCapacity',
   'scheduling.v1.PriorityClass', 'discovery.v1.EndpointSlice', 'events.v1.Event', 'node.v1.RuntimeClass',
+  'networking.v1.ServiceCIDR', 'networking.v1.IPAddress',
   'admissionregistration.v1.ValidatingWebhookConfiguration', 'admissionregistration.v1.MutatingWebhookConfiguration',
   'certificates.v1.CertificateSigningRequest', 'flowcontrol.v1.FlowSchema', 'flowcontrol.v1.PriorityLevelConfiguration',
 ].map((k) => API + k).concat(['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService']);

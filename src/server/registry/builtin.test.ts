@@ -66,6 +66,8 @@ const EXPECTED: [string, string, string, string, string, string[], string][] = [
   ['apiregistration.service.io', 'v1', 'APIService', 'apiservices', 'Cluster', [], 'status'],
   ['flowcontrol.apiserver.service.io', 'v1', 'FlowSchema', 'flowschemas', 'Cluster', [], 'status'],
   ['flowcontrol.apiserver.service.io', 'v1', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', 'Cluster', [], 'status'],
+  ['networking.service.io', 'v1', 'ServiceCIDR', 'servicecidrs', 'Cluster', [], 'status'],
+  ['networking.service.io', 'v1', 'IPAddress', 'ipaddresses', 'Cluster', [], ''],
 ];
 
 function type(plural: string, group = ''): ResourceType {

@@ -9,10 +9,11 @@ import { admissionTypes } from './builtin-admission.js';
 import { certificateTypes } from './builtin-certificates.js';
 import { apiRegistrationTypes } from './builtin-apiregistration.js';
 import { flowControlTypes } from './builtin-flowcontrol.js';
+import { serviceCIDRTypes } from './builtin-servicecidr.js';
 import { canonicalGroup } from './names.js';
 import type { ResourceType } from './types.js';
 
-export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes, ...certificateTypes, ...apiRegistrationTypes, ...flowControlTypes];
+export const builtinResourceTypes: ResourceType[] = [...coreTypes, ...workloadTypes, ...clusterTypes, ...platformTypes, ...authenticationTypes, ...authorizationTypes, ...admissionTypes, ...certificateTypes, ...apiRegistrationTypes, ...flowControlTypes, ...serviceCIDRTypes];
 
 /** A built-in type by group (either spelling), version and plural. */
 export function findBuiltinType(group: string, version: string, plural: string): ResourceType | undefined {
