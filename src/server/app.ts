@@ -39,13 +39,15 @@ import { serveAggregated } from './http/aggregated-proxy.js';
 import { runControllerManager } from './controllers/controller-manager.js';
 import type { FeedListener } from './controllers/object-feed.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
+import { ServiceCIDRController } from './controllers/service-cidrs.js';
+import { createInternal } from './controllers/internal-writer.js';
 import { clusterLives } from './controllers/cluster.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
 import { defaultFlags } from './flags.js';
 import { builtinResourceTypes } from './registry/builtin.js';
 import { metricsTypes } from './registry/builtin-metrics.js';
-import { rememberServiceAllocations } from './registry/builtin-service.js';
+import { rememberServiceAllocations, serviceIPs } from './registry/builtin-service.js';
 import { typePrefix } from './registry/keys.js';
 import { decodeFromStorage } from './registry/resource-store.js';
 import { TypeRegistry } from './registry/registry.js';
@@ -103,6 +105,9 @@ export async function startServer(
   const admission = new AdmissionChain();
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
+  // cluster IPs are held by IPAddress objects written through the create path (upstream's MultiCIDR allocator)
+  deps.createInternal = (type, obj, manager, signal) => createInternal(deps, type, obj, manager, signal);
+  serviceIPs.setRange(flags.serviceClusterIPRange[0]!);
   const authentication = (deps.authentication = await createAuthentication({ flags, store, types, adminToken: opts.adminToken, log }));
   closers.push(() => authentication.close());
   const authorization = (deps.authorization = await createAuthorization({ flags, store, types, caches, admission, authentication, log }));
@@ -285,12 +290,12 @@ export async function startServer(
     await Promise.all(types.all().map((t) => caches.get(typePrefix(t)).start()));
     for (const ext of opts.extensions ?? []) await ext.install({ deps, onClose: (fn) => closers.push(fn) });
     await rememberStoredServices(store);
-    await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, signal: shutdown.signal });
+    await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, serviceCIDRs: flags.serviceClusterIPRange, signal: shutdown.signal });
     // the controllers, scheduler and simulated nodes run while this replica holds their Leases (in kube-system, made just above)
     const manager = runControllerManager({ store, types, admission, log, signal: shutdown.signal }, {
       cluster: { controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
       leaderElect: flags.leaderElect, timings: { leaseDurationMs: flags.leaderElectLeaseDurationMs, renewDeadlineMs: flags.leaderElectRenewDeadlineMs, retryPeriodMs: flags.leaderElectRetryPeriodMs },
-      exclusive: etcd === undefined, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), termOf(apiServices)],
+      exclusive: etcd === undefined, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), new ServiceCIDRController(deps, { signal: shutdown.signal, log }), termOf(apiServices)],
     });
     closers.push(() => manager.stop());
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.

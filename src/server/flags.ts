@@ -1,5 +1,7 @@
 // Command-line flags. Names mirror kube-apiserver where one exists.
 import { parseFeatureGates, type FeatureGates } from './features.js';
+import { cidrErrors, parseCIDR } from './registry/ip-cidr.js';
+import { DEFAULT_SERVICE_CIDR } from './registry/builtin-service.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './http/inflight.js';
 import { parseDuration as parseGoDuration } from '../config/formats.js';
 import { DEFAULT_ACCEPT_HOSTS, DEFAULT_REJECT_PATHS, isLoopback, parsePatternList } from './http/request-guard.js';
@@ -60,6 +62,8 @@ export interface ServerFlags {
   requestTimeoutMs: number;
   /** Serve a non-loopback --bind-address without any authentication configured. */
   allowUnauthenticatedRemote: boolean;
+  /** --service-cluster-ip-range: the CIDR (or an IPv4,IPv6 pair) of Service cluster IPs; the default ServiceCIDR's. */
+  serviceClusterIPRange: string[];
   /** kube-controller-manager's --controllers: '*', 'name', '-name'; empty = none (a bare API server). */
   controllers: string[];
   /**
@@ -174,8 +178,27 @@ const FLAGS: Record<string, FlagDef> = {
   'leader-elect-lease-duration': def('duration', 'how long other candidates wait after the last renewal they saw before taking the lease over (default 15s)', (f, v) => (f.leaderElectLeaseDurationMs = parseDuration(v, 'leader-elect-lease-duration'))),
   'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
   'leader-elect-retry-period': def('duration', 'time between attempts to acquire or renew the lease (default 2s)', (f, v) => (f.leaderElectRetryPeriodMs = parseDuration(v, 'leader-elect-retry-period'))),
+  'service-cluster-ip-range': def('string', 'CIDR of Service cluster IPs, or an IPv4,IPv6 pair (default 10.96.0.0/12); the default ServiceCIDR `kubernetes` holds it', (f, v) => (f.serviceClusterIPRange = parseServiceRange(v))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
+
+/**
+ * kube-apiserver's checks of --service-cluster-ip-range: one CIDR, or two of different families. Cluster IPs are
+ * handed out from the first, which must be IPv4 here (the simulated network is IPv4).
+ */
+function parseServiceRange(v: string): string[] {
+  const cidrs = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = (why: string) => new FlagError(`invalid value "${v}" for flag --service-cluster-ip-range: ${why}`);
+  if (cidrs.length === 0 || cidrs.length > 2) throw bad('must be one CIDR or a pair of CIDRs of different IP families');
+  for (const c of cidrs) if (cidrErrors(c).length) throw bad(`${c}: ${cidrErrors(c).join(', ')}`);
+  const fams = cidrs.map((c) => parseCIDR(c)!.family);
+  if (fams.length === 2 && fams[0] === fams[1]) throw bad('must be one CIDR or a pair of CIDRs of different IP families');
+  if (fams[0] !== 4) throw bad('the primary range must be IPv4');
+  const bits = parseCIDR(cidrs[0]!)!.bits;
+  // upstream refuses ranges larger than /12 for IPv4 (2^20 addresses); at least two usable addresses are needed
+  if (bits < 12 || bits > 30) throw bad('the IPv4 range must be between /12 and /30');
+  return cidrs;
+}
 
 export function defaultFlags(): ServerFlags {
   return {
@@ -198,6 +221,7 @@ export function defaultFlags(): ServerFlags {
     maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
     requestTimeoutMs: 60_000,
     allowUnauthenticatedRemote: false,
+    serviceClusterIPRange: [DEFAULT_SERVICE_CIDR],
     controllers: ['*'],
     eventTtlMs: 3_600_000,
     streamingConnectionIdleTimeoutMs: 4 * 3600_000,

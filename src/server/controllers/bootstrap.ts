@@ -14,10 +14,12 @@ import { mutateObject, typeForResource } from './controller-support.js';
 import { ensureCreated } from './internal-writer.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
+import { bootstrapDefaultServiceCIDR } from './service-cidrs.js';
+import { DEFAULT_SERVICE_CIDR, serviceIPs } from '../registry/builtin-service.js';
 
 /** Namespaces the control plane keeps (upstream system namespaces controller). */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
-/** The `kubernetes` Service's cluster IP: the first address of the service range (10.96.0.0/12). */
+/** The `kubernetes` Service's cluster IP with the default range: the first address of 10.96.0.0/12. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 /** Upstream root-ca-cert-publisher's description annotation. */
@@ -32,6 +34,8 @@ export interface BootstrapOptions {
   port: number;
   /** PEM bundle published as kube-root-ca.crt (only when serving TLS). */
   rootCA?: string;
+  /** --service-cluster-ip-range: the default ServiceCIDR's CIDRs (default 10.96.0.0/12). */
+  serviceCIDRs?: string[];
   signal: AbortSignal;
 }
 
@@ -66,6 +70,9 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
   for (const name of SYSTEM_NAMESPACES)
     await ensureCreated(deps, namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, MANAGER, opts.signal);
 
+  // the default ServiceCIDR first: the `kubernetes` Service's address must lie in a ServiceCIDR
+  const serviceCIDRs = opts.serviceCIDRs ?? [DEFAULT_SERVICE_CIDR];
+  await bootstrapDefaultServiceCIDR(deps, serviceCIDRs, opts.signal);
   const labels = { component: 'apiserver', provider: 'kubernetes' };
   await ensureCreated(
     deps,
@@ -74,7 +81,7 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'kubernetes', namespace: 'default', labels },
-      spec: { type: 'ClusterIP', clusterIP: KUBERNETES_SERVICE_IP, sessionAffinity: 'None', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: opts.port }] },
+      spec: { type: 'ClusterIP', clusterIP: serviceIPs.firstAddress(), sessionAffinity: 'None', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: opts.port }] },
     },
     MANAGER,
     opts.signal,

@@ -48,3 +48,9 @@ export async function ensureCreated(deps: ApiDeps, type: ResourceType, obj: Kube
     throw e;
   }
 }
+
+/** Creates `obj` through the create path as `manager`; errors (409 included) are the caller's. */
+export async function createInternal(deps: ApiDeps, type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject> {
+  const ns = type.scope === 'Namespaced' ? obj.metadata?.namespace : undefined;
+  return createObject(internalScope(deps, type, ns, manager, signal), deps, structuredClone(obj), ns, false);
+}

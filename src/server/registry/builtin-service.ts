@@ -11,13 +11,23 @@ const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
  */
 export class IPAllocator {
   private readonly used = new Set<number>();
-  private readonly base: number;
-  private readonly size: number;
+  private base = 0;
+  private size = 0;
 
   constructor(cidr: string) {
+    this.setRange(cidr);
+  }
+
+  /** The range new addresses come from (--service-cluster-ip-range); addresses held stay held. */
+  setRange(cidr: string): void {
     const [ip, bits] = cidr.split('/');
     this.base = ipToInt(ip!);
     this.size = 2 ** (32 - Number(bits));
+  }
+
+  /** The range's first usable address (the `kubernetes` Service's, as upstream's). */
+  firstAddress(): string {
+    return intToIp(this.base + 1);
   }
 
   contains(ip: string): boolean {
@@ -26,7 +36,7 @@ export class IPAllocator {
   }
 
   markUsed(ip: string): void {
-    if (this.contains(ip)) this.used.add(ipToInt(ip));
+    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) this.used.add(ipToInt(ip));
   }
 
   isUsed(ip: string): boolean {
@@ -58,8 +68,9 @@ function intToIp(n: number): string {
   return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
 }
 
-export const SERVICE_CIDR = '10.96.0.0/12';
-export const serviceIPs = new IPAllocator(SERVICE_CIDR);
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+export const SERVICE_CIDR = DEFAULT_SERVICE_CIDR;
+export const serviceIPs = new IPAllocator(DEFAULT_SERVICE_CIDR);
 
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;

@@ -3,6 +3,7 @@
 // registry Delete: preconditions, graceful deletion (pods), the garbage collector's orphan/foregroundDeletion
 // finalizers, two-phase deletion while finalizers remain, the namespace lifecycle, and the unsafe removal
 // of corrupt objects.
+import { isServices, releaseServiceIPs } from './service-ips.js';
 import { errors, StatusError } from '../../../api/status.js';
 import { ResourceStore, decodeFromStorage, mapStoreError, nowTimestamp, type StoredObject } from '../../registry/resource-store.js';
 import type { KubeObject, ObjectMeta, ResourceType } from '../../registry/types.js';
@@ -52,7 +53,10 @@ export async function deleteObject(
   const ns = type.scope === 'Namespaced' ? namespace : undefined;
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) return unsafeDelete(deps, rs, ns, name, opts, user);
   if (isNamespaces(type)) return deleteNamespace(deps, rs, name, opts, user);
-  return deleteGeneric(deps, rs, ns, name, opts, user);
+  const r = await deleteGeneric(deps, rs, ns, name, opts, user);
+  // upstream's Service storage releases the cluster IPs once the Service is gone (its IPAddress objects)
+  if (r.deleted && r.obj && !isDryRun(opts) && isServices(type)) await releaseServiceIPs(deps.store, r.obj);
+  return r;
 }
 
 async function admit(deps: DeleteDeps, rs: ResourceStore, obj: KubeObject | undefined, name: string, namespace: string | undefined, opts: DeleteOptions, user: string) {

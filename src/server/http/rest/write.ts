@@ -2,7 +2,7 @@
 import { userInfoJson } from '../../auth/user.js';
 import { errors } from '../../../api/status.js';
 import type { StoredObject, SystemFields } from '../../registry/resource-store.js';
-import type { KubeObject } from '../../registry/types.js';
+import type { KubeObject, ResourceType } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { Negotiated } from '../negotiate.js';
 import type { RequestScope } from '../scope.js';
@@ -12,9 +12,12 @@ import { fromScale, isScale, toScale } from './scale.js';
 import { checkFields, validateForStore } from './validate.js';
 import { dropDisabledFields } from '../../registry/disabled-fields.js';
 import { trackUpdate } from './managed.js';
+import { allocateServiceIPs, isServices, releaseAllocated, releaseDroppedServiceIPs, releaseServiceIPs } from './service-ips.js';
 
 export interface WriteDeps {
   admission: AdmissionChain;
+  /** Creates an object from inside the server through this same path (the IPAddress objects holding cluster IPs). */
+  createInternal?(type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject>;
 }
 
 export async function handleCreate(s: RequestScope, deps: WriteDeps): Promise<void> {
@@ -52,8 +55,15 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
   afterMutatingCreate(s, obj, ns, attrs.name, system);
   const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
   await validateForStore(s.type, toValidate, undefined);
-  await deps.admission.validate(attrs);
-  return s.rs.create(obj, { dryRun });
+  // upstream's Service storage allocates (BeginCreate) after validation, before validating admission and the write
+  const held = isServices(s.type) ? await allocateServiceIPs(s, deps, obj, dryRun) : [];
+  try {
+    await deps.admission.validate(attrs);
+    return await s.rs.create(obj, { dryRun });
+  } catch (e) {
+    if (held.length) await releaseAllocated(s.rs.store, held);
+    throw e;
+  }
 }
 
 export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<void> {
@@ -125,8 +135,22 @@ export async function updateObject(s: RequestScope, deps: WriteDeps, next: KubeO
   await deps.admission.admit(attrs);
   afterMutatingUpdate(s, next, old, sub, rvBefore);
   await validateForStore(s.type, next, old);
-  await deps.admission.validate(attrs);
-  const { obj } = await s.rs.update(cur.key, next, cur, { dryRun });
+  // a Service that gains cluster IPs on update (ExternalName -> ClusterIP) holds them first, as on create
+  const held = isServices(s.type) && sub === '' ? await allocateServiceIPs(s, deps, next, dryRun, old) : [];
+  let result: { obj: KubeObject; deleted: boolean };
+  try {
+    await deps.admission.validate(attrs);
+    result = await s.rs.update(cur.key, next, cur, { dryRun });
+  } catch (e) {
+    if (held.length) await releaseAllocated(s.rs.store, held);
+    throw e;
+  }
+  const { obj, deleted } = result;
+  if (!dryRun && isServices(s.type)) {
+    // the last finalizer removed from a deleted Service: its cluster IPs go with it; addresses an update dropped too
+    if (deleted) await releaseServiceIPs(s.rs.store, obj);
+    else await releaseDroppedServiceIPs(s.rs.store, old, obj);
+  }
   return obj;
 }
 

@@ -1,0 +1,174 @@
+// ClusterIP allocation recorded as IPAddress objects (upstream MultiCIDRServiceAllocator, on by default in 1.33:
+// pkg/registry/core/service/ipallocator MetaAllocator + pkg/registry/core/service/storage alloc.go). A Service's
+// cluster IPs must lie in a ServiceCIDR that is not being deleted; each is then held by an IPAddress named after
+// it, whose parentRef is the Service. The IPAddress is written before the Service and removed when the Service is.
+import { StatusError, errors } from '../../../api/status.js';
+import { findBuiltinType } from '../../registry/builtin.js';
+import { arr, obj, str } from '../../registry/builtin-helpers.js';
+import { serviceIPs } from '../../registry/builtin-service.js';
+import { IPALLOCATOR_CONTROLLER, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../../registry/builtin-servicecidr.js';
+import { cidrContains, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../../registry/ip-cidr.js';
+import { decodeFromStorage, ResourceStore } from '../../registry/resource-store.js';
+import { typePrefix } from '../../registry/keys.js';
+import type { KubeObject, ResourceType } from '../../registry/types.js';
+import type { RevisionedStore } from '../../storage/types.js';
+import type { RequestScope } from '../scope.js';
+import type { WriteDeps } from './write.js';
+
+const MANAGER = 'kube-apiserver';
+
+export const isServices = (t: Pick<ResourceType, 'group' | 'plural'>) => t.group === '' && t.plural === 'services';
+
+function types(): { cidrs: ResourceType; ips: ResourceType } | undefined {
+  const cidrs = findBuiltinType('networking.k8s.io', 'v1', 'servicecidrs');
+  const ips = findBuiltinType('networking.k8s.io', 'v1', 'ipaddresses');
+  return cidrs && ips ? { cidrs, ips } : undefined;
+}
+
+/** The cluster IPs a Service holds (none for ExternalName and headless Services). */
+export function clusterIPsOf(svc: KubeObject): string[] {
+  const spec = obj(svc.spec);
+  if (str(spec.type) === 'ExternalName') return [];
+  const ips = arr(spec.clusterIPs).map(str);
+  const all = ips.length ? ips : [str(spec.clusterIP)];
+  return [...new Set(all.filter((ip) => ip !== '' && ip !== 'None'))];
+}
+
+async function listAll(store: RevisionedStore, t: ResourceType): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  let startKey: string | undefined;
+  for (;;) {
+    const page = await store.range({ prefix: typePrefix(t), startKey, limit: 500 });
+    for (const kv of page.kvs) out.push(decodeFromStorage(kv));
+    if (!page.more || page.kvs.length === 0) return out;
+    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+  }
+}
+
+/** upstream isReady: a ServiceCIDR without a Ready condition counts as ready (no controller may run). */
+function allocatable(cidr: KubeObject): boolean {
+  if (cidr.metadata?.deletionTimestamp) return false;
+  const ready = arr(obj(cidr.status).conditions).map(obj).find((c) => c.type === 'Ready');
+  return !ready || ready.status === 'True';
+}
+
+/** servicecidr.PrefixContainsIP: inside the prefix, not its network address and, for IPv4, not its broadcast. */
+export function prefixHolds(c: ParsedCIDR, ip: ParsedIP): boolean {
+  if (!cidrContains(c, ip)) return false;
+  const hostBits = BigInt((c.family === 4 ? 32 : 128) - c.bits);
+  const first = (c.addr >> hostBits) << hostBits;
+  if (ip.value === first && hostBits > 0n) return false;
+  if (c.family === 4 && hostBits > 0n && ip.value === first + (1n << hostBits) - 1n) return false;
+  return true;
+}
+
+/** The ServiceCIDR prefixes a new cluster IP may come from. */
+export async function allocatablePrefixes(store: RevisionedStore): Promise<ParsedCIDR[]> {
+  const t = types();
+  if (!t) return [];
+  const out: ParsedCIDR[] = [];
+  for (const c of await listAll(store, t.cidrs)) {
+    if (!allocatable(c)) continue;
+    for (const s of arr(obj(c.spec).cidrs)) {
+      const p = parseCIDR(str(s));
+      if (p) out.push(p);
+    }
+  }
+  return out;
+}
+
+/** Go's %#v of a []string, as upstream's field.Invalid prints spec.clusterIPs. */
+const goStrings = (v: string[]) => `[]string{${v.map((s) => JSON.stringify(s)).join(', ')}}`;
+
+function allocationError(svc: KubeObject, ip: string, reason: string): StatusError {
+  const ips = arr(obj(svc.spec).clusterIPs).map(str);
+  return errors.invalid('', 'Service', str(svc.metadata?.name), [
+    { type: 'FieldValueInvalid', field: 'spec.clusterIPs', detail: `Invalid value: ${goStrings(ips)}: failed to allocate IP ${ip}: ${reason}` },
+  ]);
+}
+
+const sameParent = (ipObj: KubeObject, svc: KubeObject) => {
+  const ref = obj(obj(ipObj.spec).parentRef);
+  return str(ref.group) === '' && ref.resource === 'services' && ref.namespace === svc.metadata?.namespace && ref.name === svc.metadata?.name;
+};
+
+/**
+ * Holds each of the Service's cluster IPs with an IPAddress (nothing is written on a dry run). Refuses an IP outside
+ * every allocatable ServiceCIDR or held for another object (422, upstream's messages). Returns the addresses it
+ * created, for release if the Service is not stored after all.
+ */
+export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: KubeObject, dryRun: boolean, old?: KubeObject): Promise<string[]> {
+  const t = types();
+  // on update only the addresses the Service did not hold before (upstream allocates on a change of cluster IPs)
+  const before = new Set(old ? clusterIPsOf(old) : []);
+  const ips = clusterIPsOf(svc).filter((ip) => !before.has(ip));
+  if (!t || ips.length === 0) return [];
+  const prefixes = await allocatablePrefixes(s.rs.store);
+  const ipStore = new ResourceStore(t.ips, s.rs.store);
+  const created: string[] = [];
+  try {
+    for (const ip of ips) {
+      const parsed = parseIP(ip);
+      if (!parsed || !prefixes.some((p) => prefixHolds(p, parsed))) throw allocationError(svc, ip, 'the provided network does not match the current range');
+      const existing = await ipStore.read(undefined, ip);
+      if (existing) {
+        if (sameParent(existing.obj, svc)) continue;
+        throw allocationError(svc, ip, 'provided IP is already allocated');
+      }
+      if (dryRun || !deps.createInternal) continue;
+      const ipObj: KubeObject = {
+        apiVersion: `${t.ips.group}/v1`,
+        kind: 'IPAddress',
+        metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: parsed.family === 4 ? 'IPv4' : 'IPv6', [LABEL_MANAGED_BY]: IPALLOCATOR_CONTROLLER } },
+        spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata?.namespace ?? '', name: str(svc.metadata?.name) } },
+      };
+      try {
+        await deps.createInternal(t.ips, ipObj, MANAGER, s.signal);
+      } catch (e) {
+        if (e instanceof StatusError && e.code === 409) throw allocationError(svc, ip, 'provided IP is already allocated');
+        throw e;
+      }
+      created.push(ip);
+    }
+  } catch (e) {
+    await removeIPAddresses(s.rs.store, created);
+    throw e;
+  }
+  return created;
+}
+
+async function removeIPAddresses(store: RevisionedStore, names: string[], owner?: KubeObject): Promise<void> {
+  const t = types();
+  if (!t) return;
+  const rs = new ResourceStore(t.ips, store);
+  for (const name of names) {
+    const cur = await rs.read(undefined, name);
+    if (!cur || (owner && !sameParent(cur.obj, owner))) continue;
+    try {
+      await rs.remove(cur, {});
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+    }
+  }
+}
+
+/** Removes the IPAddresses that held a deleted Service's cluster IPs (only those naming the Service as parent). */
+export async function releaseServiceIPs(store: RevisionedStore, svc: KubeObject): Promise<void> {
+  const ips = clusterIPsOf(svc);
+  await removeIPAddresses(store, ips, svc);
+  for (const ip of ips) serviceIPs.release(ip);
+}
+
+/** Releases addresses allocated for a Service that was not stored (a failed create). */
+export async function releaseAllocated(store: RevisionedStore, names: string[]): Promise<void> {
+  await removeIPAddresses(store, names);
+}
+
+/** After an update: the addresses the old Service held that the new one does not (type changed to ExternalName ...). */
+export async function releaseDroppedServiceIPs(store: RevisionedStore, old: KubeObject, next: KubeObject): Promise<void> {
+  const kept = new Set(clusterIPsOf(next));
+  const dropped = clusterIPsOf(old).filter((ip) => !kept.has(ip));
+  if (!dropped.length) return;
+  await removeIPAddresses(store, dropped, old);
+  for (const ip of dropped) serviceIPs.release(ip);
+}
