@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { client, testServer } from '../helpers/server.js';
+import { parseFlags } from '../../src/server/flags.js';
 
 let server: ApiServer;
 let api: ReturnType<typeof client>;
@@ -195,5 +196,15 @@ describe('kubectl 1.33', () => {
     const res = await kubectl(kubeconfig, ['api-resources', '--api-group=networking.k8s.io', '-o', 'wide']);
     expect(res.stdout).toMatch(/\nipaddresses\s+networking\.k8s\.io\/v1\s+false\s+IPAddress\s+/);
     expect(res.stdout).toMatch(/\nservicecidrs\s+networking\.k8s\.io\/v1\s+false\s+ServiceCIDR\s+/);
+  });
+});
+
+describe('--service-cluster-ip-range', () => {
+  it('takes one CIDR or a dual-stack pair, as kube-apiserver', () => {
+    expect(parseFlags([]).serviceClusterIPRange).toEqual(['10.96.0.0/12']);
+    expect(parseFlags(['--service-cluster-ip-range', '10.0.0.0/16,fd00::/108']).serviceClusterIPRange).toEqual(['10.0.0.0/16', 'fd00::/108']);
+    expect(() => parseFlags(['--service-cluster-ip-range', '10.0.0.0/16,10.1.0.0/16'])).toThrow(/different IP families/);
+    expect(() => parseFlags(['--service-cluster-ip-range', '10.0.0.1/16'])).toThrow(/must not have bits set beyond the prefix length/);
+    expect(() => parseFlags(['--service-cluster-ip-range', '10.0.0.0/8'])).toThrow(/between \/12 and \/30/);
   });
 });
