@@ -103,6 +103,59 @@ describe('strict decoding errors', () => {
   });
 });
 
+describe('strict decoding errors of patches (upstream handlers/patch.go, 1.33)', () => {
+  const CM = '/api/v1/namespaces/default/configmaps';
+  beforeAll(async () => {
+    await api.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched' }, data: { a: 'b' } });
+  });
+
+  it('a strategic merge patch: 422 on the field `patch`, the patch printed as Go prints a map', async () => {
+    const r = await api.patch(`${CM}/patched?fieldValidation=Strict`, { extra: 1, data: { c: 'd' } }, 'application/strategic-merge-patch+json');
+    expect(r.status).toBe(422);
+    expect(r.text.trim()).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":" \\"\\" is invalid: patch: Invalid value: \\"map[data:map[c:d] extra:1]\\": strict decoding error: unknown field \\"extra\\"","reason":"Invalid","details":{"causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \\"map[data:map[c:d] extra:1]\\": strict decoding error: unknown field \\"extra\\"","field":"patch"}]},"code":422}',
+    );
+  });
+
+  it('a JSON merge patch and a JSON patch: 422 on the field `patch`, the patched object as JSON', async () => {
+    for (const [body, type] of [
+      [{ extra: 1 }, 'application/merge-patch+json'],
+      [[{ op: 'add', path: '/extra', value: 1 }], 'application/json-patch+json'],
+    ] as const) {
+      const r = await api.patch(`${CM}/patched?fieldValidation=Strict`, body, type);
+      expect(r.status).toBe(422);
+      expect(r.body.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",.*\\"extra\\":1,.*\}": strict decoding error: unknown field "extra"$/);
+      expect(r.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: expect.stringContaining('strict decoding error: unknown field "extra"'), field: 'patch' }]);
+      expect(r.body.details.kind).toBeUndefined();
+    }
+    // Warn: applied, the unknown field dropped with a warning
+    const w = await api.patch(`${CM}/patched?fieldValidation=Warn`, { extra: 1 }, 'application/merge-patch+json');
+    expect(w.status).toBe(200);
+    expect(w.headers.get('warning')).toContain('unknown field \\"extra\\"');
+  });
+
+  it('server-side apply refuses a member the schema lacks, whatever the field validation (typed conversion)', async () => {
+    for (const level of ['Strict', 'Ignore']) {
+      const r = await api.patch(
+        `${CM}/patched?fieldManager=t&fieldValidation=${level}`,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched', namespace: 'default' }, extra: 1, data: { a: 'b', x: 'y' } },
+        'application/apply-patch+yaml',
+      );
+      // upstream answers 500 for this client error (kubernetes#139253); its message, with a 400
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe('failed to create typed patch object (default/patched; /v1, Kind=ConfigMap): .extra: field not declared in schema');
+    }
+    const two = await api.patch(
+      `${CM}/patched?fieldManager=t`,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched', namespace: 'default', bogus: 1 }, extra: 1 },
+      'application/apply-patch+yaml',
+    );
+    expect(two.body.message).toBe(
+      'failed to create typed patch object (default/patched; /v1, Kind=ConfigMap): errors:\n  .extra: field not declared in schema\n  .metadata.bogus: field not declared in schema',
+    );
+  });
+});
+
 describe('RoleBinding roleRef.apiGroup', () => {
   it('is defaulted when absent (upstream SetDefaults_RoleBinding / ClusterRoleBinding)', async () => {
     const rb = await api.post('/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {

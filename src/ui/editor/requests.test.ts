@@ -89,6 +89,13 @@ describe('requests', () => {
     expect(fieldProblems(invalid).object).toEqual([{ field: 'spec.template.spec.containers[0].image', message: 'Required value', severity: 'error' }]);
     const strict = new ApiError(400, 'strict decoding error: unknown field "spec.x", unknown field "spec.y"');
     expect(fieldProblems(strict).object.map((p) => p.field)).toEqual(['spec.x', 'spec.y']);
+    // a patch's strict error: 422 on the field `patch` (upstream), its fields read from the message
+    const patchStrict = new ApiError(422, ' "" is invalid: patch: ...', {
+      details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch', message: 'Invalid value: "map[spec:map[x:1]]": strict decoding error: unknown field "spec.x"' }] },
+    });
+    expect(fieldProblems(patchStrict).object).toEqual([{ field: 'spec.x', message: 'unknown field "spec.x"', severity: 'error' }]);
+    const undeclared = new ApiError(400, 'failed to create typed patch object (ns/a; apps/v1, Kind=Deployment): .spec.colour: field not declared in schema');
+    expect(fieldProblems(undeclared).object).toEqual([{ field: 'spec.colour', message: 'field not declared in schema', severity: 'error' }]);
     expect(warningProblems(['unknown field "spec.z"', 'something else'])).toEqual([{ field: 'spec.z', message: 'unknown field "spec.z"', severity: 'warning' }]);
   });
 });

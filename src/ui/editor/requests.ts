@@ -139,11 +139,21 @@ export function fieldProblems(err: unknown): FieldProblems {
   const out: FieldProblems = { object: [], patchOps: [] };
   if (!(err instanceof ApiError)) return out;
   for (const c of err.causes) {
+    // a patch's strict decoding error is a 422 on the field `patch` (upstream handlers/patch.go): the fields are in its message
+    if (c.field === 'patch' && /strict decoding error/.test(c.message ?? '')) {
+      for (const f of fieldsInDecodingMessage(c.message ?? '')) out.object.push({ ...f, severity: 'error' });
+      continue;
+    }
     const op = /^patch\[(\d+)\]$/.exec(c.field ?? '');
     if (op) out.patchOps.push({ index: Number(op[1]), message: c.message ?? c.reason ?? 'invalid' });
     else if (c.field && c.reason !== 'FieldManagerConflict') out.object.push({ field: c.field.replace(/^\./, ''), message: c.message ?? c.reason ?? 'invalid', severity: 'error' });
   }
-  if (!err.causes.length && err.code === 400) for (const f of fieldsInDecodingMessage(err.message)) out.object.push({ ...f, severity: 'error' });
+  if (!err.causes.length && err.code === 400) {
+    for (const f of fieldsInDecodingMessage(err.message)) out.object.push({ ...f, severity: 'error' });
+    // server-side apply names members its schema lacks: `.spec.x: field not declared in schema`
+    for (const m of err.message.matchAll(/(?:^|[\s(])(\.[^\s:]+): field not declared in schema/g))
+      out.object.push({ field: m[1]!.slice(1), message: 'field not declared in schema', severity: 'error' });
+  }
   return out;
 }
 

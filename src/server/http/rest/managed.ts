@@ -75,6 +75,7 @@ export function installPatchAlgorithms(): void {
         manager,
         force,
         lastApplied,
+        typedStructs: !s.type.custom,
         ...(defaults && !s.info.subresource ? { defaults: (o: KubeObject, live: KubeObject | undefined) => defaults.call(s.type.strategy, o, live) } : {}),
       });
       s.appliedManagedFields = true;

@@ -15,6 +15,8 @@ import { canonicalApiVersion } from '../../registry/names.js';
 import { negotiateFor, respondObject } from './output.js';
 import { fromScale, toScale } from './scale.js';
 import { checkFields } from './validate.js';
+import { goValue } from '../../registry/patch/go-format.js';
+import { goJson } from '../../registry/patch/path-element.js';
 import { createObject, updateObject, type WriteDeps } from './write.js';
 import { patchAlgorithms } from './patch-algorithms.js';
 
@@ -119,7 +121,9 @@ async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject
     next = fromScale(s.type, structuredClone(cur.obj), next);
   } else {
     checkKind(s, next);
-    for (const w of checkFields(s.type, next, run.level, run.duplicates)) s.warnings.push(w);
+    // upstream's bad value: the patched object as JSON (JSON and merge patches), the patch as Go prints a map (strategic)
+    const patchValue = type === 'apply' ? undefined : type === 'strategic' ? () => goValue(patch) : () => goJson(next);
+    for (const w of checkFields(s.type, next, run.level, run.duplicates, false, patchValue)) s.warnings.push(w);
   }
   const updated = await updateObject(s, deps, next, cur, sub === 'scale' ? '' : sub, run.dryRun);
   return sub === 'scale' ? toScale(s.type, updated) : served(s, updated);

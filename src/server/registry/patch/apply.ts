@@ -63,6 +63,8 @@ export interface ApplyOptions extends ManagedWriteOptions {
    * differs from it before defaults and not after. Used for the last-applied comparison and to tell a no-op apply.
    */
   defaults?: (obj: KubeObject, live: KubeObject | undefined) => void;
+  /** A built-in kind: members its structs do not declare are refused (upstream's typed conversion of the patch). */
+  typedStructs?: boolean;
 }
 
 /** The manager whose applies may take over fields from a client-side last-applied configuration (upstream: kubectl only). */
@@ -125,12 +127,18 @@ export function applyPatch(live: KubeObject | undefined, applied: KubeObject, op
   if (isObject(applied.metadata) && applied.metadata.managedFields !== undefined) throw new PatchError('BadRequest', 'metadata.managedFields must be nil');
   const root = schemaTypes(opts.reg).root(opts.schema);
   let config: unknown;
+  const undeclared: string[] | undefined = opts.typedStructs ? [] : undefined;
   try {
-    config = prepareConfig(applied, root);
+    config = prepareConfig(applied, root, { undeclared });
   } catch (e) {
     if (e instanceof PatchError) throw new PatchError('BadRequest', `failed to create typed patch object (${objectRef(applied)}): ${e.message}`);
     throw e;
   }
+  // structured-merge-diff's ValidationErrors: one error as is, several under "errors:" (in Go's map order there,
+  // sorted here); upstream answers 500, a plain error (kubernetes#139253): a 400 here, the input being the client's
+  undeclared?.sort();
+  if (undeclared?.length)
+    throw new PatchError('BadRequest', `failed to create typed patch object (${objectRef(applied)}): ${undeclared.length === 1 ? undeclared[0] : ['errors:', ...undeclared.map((u) => '  ' + u)].join('\n')}`);
   const managers = decodeOrEmpty(live?.metadata?.managedFields);
   const liveObj = live ? withoutManagedFields(live) : {};
   // An object nobody manages yet (created without tracking, or managedFields cleared): its

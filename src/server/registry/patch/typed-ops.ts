@@ -18,11 +18,15 @@ function itemKey(list: ListType, item: unknown, index: number): ItemKey {
  * there means "unset", as when a typed object is decoded) and rejecting map-list items without
  * their key fields or with duplicate keys.
  */
-export function prepareConfig(value: unknown, t: TypeNode): unknown {
-  return prepare(value, t, []);
+export function prepareConfig(value: unknown, t: TypeNode, opts: { undeclared?: string[] } = {}): unknown {
+  return prepare(value, t, [], opts.undeclared);
 }
 
-function prepare(value: unknown, t: TypeNode, at: PathElement[]): unknown {
+/**
+ * `undeclared`: collects `<path>: field not declared in schema` for members a struct (properties, no additional
+ * ones) does not declare, as structured-merge-diff's typed conversion of an applied configuration reports them.
+ */
+function prepare(value: unknown, t: TypeNode, at: PathElement[], undeclared?: string[]): unknown {
   const map = asGranularMap(t, value);
   if (map) {
     const obj = value as JsonObject;
@@ -30,13 +34,17 @@ function prepare(value: unknown, t: TypeNode, at: PathElement[]): unknown {
     for (const k in obj) {
       const v = obj[k];
       if (v === undefined) continue;
+      if (undeclared && map.kind === 'map' && map.struct && !declares(map, k)) {
+        undeclared.push(`${pathOf(at)}.${k}: field not declared in schema`);
+        continue;
+      }
       const ct = fieldType(map, k);
       if (v === null) {
         if (ct.nullable) out[k] = null;
         continue;
       }
       at.push({ t: 'f', name: k });
-      out[k] = prepare(v, ct, at);
+      out[k] = prepare(v, ct, at, undeclared);
       at.pop();
     }
     return out;
@@ -53,7 +61,7 @@ function prepare(value: unknown, t: TypeNode, at: PathElement[]): unknown {
       if (seen.has(k.key)) throw new PatchError('BadRequest', `${pathOf(at)}: duplicate entries for key ${peString(k.pe)}`);
       seen.add(k.key);
       at.push(k.pe);
-      out[i] = prepare(arr[i], it, at);
+      out[i] = prepare(arr[i], it, at, undeclared);
       at.pop();
     }
     return out;
