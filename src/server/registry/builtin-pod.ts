@@ -205,6 +205,7 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
       if (!name) errs.push(fe.required(`${p}.volumeMounts[${j}].name`));
       else if (!volumes.has(name) && !rules.extraVolumes?.includes(name)) errs.push({ type: 'FieldValueNotFound', field: `${p}.volumeMounts[${j}].name`, detail: `Not found: ${JSON.stringify(name)}`, badValue: name });
       if (!str(obj(m).mountPath)) errs.push(fe.required(`${p}.volumeMounts[${j}].mountPath`));
+      errs.push(...mountPropagationErrors(obj(m), `${p}.volumeMounts[${j}]`));
     });
   arr(spec.tolerations).forEach((t, i) => {
     const tol = obj(t);
@@ -407,4 +408,24 @@ const PROXY_VERBS = ['create', 'delete', 'get', 'patch', 'update'] as ResourceTy
 export function withProxy(t: ResourceType, kind: string): ResourceType {
   t.subresources.push({ name: 'proxy', kind, verbs: PROXY_VERBS });
   return t;
+}
+
+const MOUNT_PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None'];
+const RECURSIVE_READ_ONLY = ['Disabled', 'Enabled', 'IfPossible'];
+
+/**
+ * validateMountPropagation's supported values, and validateMountRecursiveReadOnly (RecursiveReadOnlyMounts, beta
+ * 1.31, 1.33 default on): Enabled and IfPossible only on a readOnly mount whose propagation is None or unset.
+ */
+function mountPropagationErrors(m: Record<string, unknown>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const prop = m.mountPropagation;
+  if (prop !== undefined && prop !== null && !MOUNT_PROPAGATIONS.includes(str(prop))) errs.push(fe.notSupported(`${path}.mountPropagation`, prop, MOUNT_PROPAGATIONS));
+  const rro = m.recursiveReadOnly;
+  if (rro === undefined || rro === null || rro === 'Disabled') return errs;
+  if (rro === 'Enabled' || rro === 'IfPossible') {
+    if (m.readOnly !== true) errs.push(fe.forbidden(`${path}.recursiveReadOnly`, 'may only be specified when readOnly is true'));
+    if (prop !== undefined && prop !== null && prop !== 'None') errs.push(fe.forbidden(`${path}.recursiveReadOnly`, 'may only be specified when mountPropagation is None or not specified'));
+  } else errs.push(fe.notSupported(`${path}.recursiveReadOnly`, rro, RECURSIVE_READ_ONLY));
+  return errs;
 }

@@ -7,6 +7,7 @@ import {
 } from './builtin-helpers.js';
 import { defaultPodTemplate, validatePodTemplate } from './builtin-pod.js';
 import * as fe from './schema/field-errors.js';
+import { validateJobSpec133, validateJobSpecUpdate133 } from './job-validation.js';
 import type { FieldError, KubeObject, ResourceType, Strategy } from './types.js';
 
 const ALWAYS = ['Always'];
@@ -217,6 +218,8 @@ function defaultJobSpec(spec: Obj): void {
   setDefault(spec, 'suspend', false);
   // JobPodReplacementPolicy (beta, on in 1.33): Failed with a podFailurePolicy, TerminatingOrFailed otherwise
   setDefault(spec, 'podReplacementPolicy', spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed');
+  // SetDefaults_Job: a pod failure policy's onPodConditions patterns match status True unless told
+  for (const rule of arr(obj(spec.podFailurePolicy).rules)) for (const pattern of arr(obj(rule).onPodConditions)) if (pattern && typeof pattern === 'object') setDefault(pattern as Obj, 'status', 'True');
   defaultPodTemplate(spec.template);
 }
 
@@ -241,11 +244,16 @@ const jobStrategy: Strategy = {
     if (spec.selector !== undefined && spec.selector !== null) errs.push(...validateSelectorAndTemplate(o, 'job', JOB_RESTART));
     else errs.push(...validatePodTemplate(spec.template, 'spec.template', { restartPolicies: JOB_RESTART }));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished']) nonNegative(spec[f], `spec.${f}`, errs);
+    validateJobSpec133(spec, errs);
+    // validatePodReplacementPolicy: only Failed beside a podFailurePolicy
     const rp = spec.podReplacementPolicy;
-    if (rp !== undefined && rp !== null && rp !== 'Failed' && rp !== 'TerminatingOrFailed')
-      errs.push(fe.notSupported('spec.podReplacementPolicy', rp, ['Failed', 'TerminatingOrFailed']));
+    if (rp !== undefined && rp !== null) {
+      if (spec.podFailurePolicy) {
+        if (rp !== 'Failed') errs.push(fe.notSupported('spec.podReplacementPolicy', rp, ['Failed']));
+      } else if (rp !== 'Failed' && rp !== 'TerminatingOrFailed') errs.push(fe.notSupported('spec.podReplacementPolicy', rp, ['Failed', 'TerminatingOrFailed']));
+    }
     immutable(o, old, 'selector', errs);
-    immutable(o, old, 'completions', errs);
+    if (old) validateJobSpecUpdate133(o, old, errs);
     if (old && spec.suspend !== true) immutable(o, old, 'template', errs);
     return errs;
   },
