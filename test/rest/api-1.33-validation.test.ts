@@ -107,3 +107,25 @@ describe('volume mounts: recursiveReadOnly and mountPropagation', () => {
     expect((await api.post(PODS, pod('rro-disabled', { recursiveReadOnly: 'Disabled' }))).status).toBe(201);
   });
 });
+
+describe('pod security context: appArmorProfile and supplementalGroupsPolicy', () => {
+  const pod = (name: string, podSC: Record<string, unknown>, ctrSC?: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { securityContext: podSC, containers: [{ name: 'c', image: 'busybox', ...(ctrSC ? { securityContext: ctrSC } : {}) }] },
+  });
+
+  it.each([
+    ['aa-no-local', { appArmorProfile: { type: 'Localhost' } }, undefined, 'spec.securityContext.appArmorProfile.localhostProfile: Required value: must be set when AppArmor type is Localhost'],
+    ['aa-padded', { appArmorProfile: { type: 'Localhost', localhostProfile: ' k8s-apparmor ' } }, undefined, 'spec.securityContext.appArmorProfile.localhostProfile: Invalid value: " k8s-apparmor ": must not be padded with whitespace'],
+    ['aa-local-not-localhost', {}, { appArmorProfile: { type: 'RuntimeDefault', localhostProfile: 'x' } }, 'spec.containers[0].securityContext.appArmorProfile.localhostProfile: Invalid value: "x": can only be set when AppArmor type is Localhost'],
+    ['aa-no-type', { appArmorProfile: {} }, undefined, 'spec.securityContext.appArmorProfile.type: Required value: type is required when appArmorProfile is set'],
+    ['aa-type', { appArmorProfile: { type: 'Complain' } }, undefined, 'spec.securityContext.appArmorProfile.type: Unsupported value: "Complain": supported values: "Localhost", "RuntimeDefault", "Unconfined"'],
+    ['sgp', { supplementalGroupsPolicy: 'Loose' }, undefined, 'spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Loose": supported values: "Merge", "Strict"'],
+  ])('%s', async (name, podSC, ctrSC, cause) => {
+    const r = await api.post(PODS, pod(name, podSC, ctrSC));
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.message).toBe(`Pod "${name}" is invalid: ${cause}`);
+  });
+});

@@ -174,6 +174,7 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
         // upstream names the second handler it finds, in exec/httpGet/tcpSocket/grpc order
         else if (handlers.length > 1) errs.push(fe.forbidden(`${p}.${probe}.${handlers[1]}`, 'may not specify more than 1 handler type'));
       }
+      errs.push(...appArmorProfileErrors(obj(ctr.securityContext).appArmorProfile, `${p}.securityContext.appArmorProfile`));
       pendingMounts.push([p, arr(ctr.volumeMounts)]);
       for (const k of Object.keys(req)) {
         if (lim[k] === undefined) continue;
@@ -199,6 +200,11 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
     if (sources.length === 0) errs.push(fe.required(`${path}.volumes[${i}]`, 'must specify a volume type'));
     else if (sources.length > 1) errs.push(fe.forbidden(`${path}.volumes[${i}].${sources[1]}`, 'may not specify more than 1 volume type'));
   });
+  // validatePodSpecSecurityContext's 1.28-1.33 fields
+  const podSC = obj(spec.securityContext);
+  errs.push(...appArmorProfileErrors(podSC.appArmorProfile, `${path}.securityContext.appArmorProfile`));
+  const sgp = podSC.supplementalGroupsPolicy;
+  if (sgp !== undefined && sgp !== null && sgp !== 'Merge' && sgp !== 'Strict') errs.push(fe.notSupported(`${path}.securityContext.supplementalGroupsPolicy`, sgp, ['Merge', 'Strict']));
   for (const [p, mounts] of pendingMounts)
     mounts.forEach((m, j) => {
       const name = str(obj(m).name);
@@ -428,4 +434,34 @@ function mountPropagationErrors(m: Record<string, unknown>, path: string): Field
     if (prop !== undefined && prop !== null && prop !== 'None') errs.push(fe.forbidden(`${path}.recursiveReadOnly`, 'may only be specified when mountPropagation is None or not specified'));
   } else errs.push(fe.notSupported(`${path}.recursiveReadOnly`, rro, RECURSIVE_READ_ONLY));
   return errs;
+}
+
+const APPARMOR_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
+const MAX_LOCALHOST_PROFILE_LENGTH = 4095; // PATH_MAX - 1
+
+/** ValidateAppArmorProfileField (AppArmor fields, GA 1.30). */
+function appArmorProfileErrors(profile: unknown, path: string): FieldError[] {
+  if (profile === undefined || profile === null) return [];
+  const p = obj(profile);
+  const local = p.localhostProfile;
+  switch (p.type) {
+    case 'Localhost': {
+      if (local === undefined || local === null) return [fe.required(`${path}.localhostProfile`, 'must be set when AppArmor type is Localhost')];
+      const errs: FieldError[] = [];
+      const text = str(local);
+      if (text.trim() !== text) errs.push(fe.invalid(`${path}.localhostProfile`, text, 'must not be padded with whitespace'));
+      else if (text === '') errs.push(fe.required(`${path}.localhostProfile`, 'must be set when AppArmor type is Localhost'));
+      if (Buffer.byteLength(text) > MAX_LOCALHOST_PROFILE_LENGTH) errs.push(fe.tooLong(`${path}.localhostProfile`, MAX_LOCALHOST_PROFILE_LENGTH));
+      return errs;
+    }
+    case 'RuntimeDefault':
+    case 'Unconfined':
+      return local !== undefined && local !== null ? [fe.invalid(`${path}.localhostProfile`, local, 'can only be set when AppArmor type is Localhost')] : [];
+    case undefined:
+    case null:
+    case '':
+      return [fe.required(`${path}.type`, 'type is required when appArmorProfile is set')];
+    default:
+      return [fe.notSupported(`${path}.type`, p.type, APPARMOR_TYPES)];
+  }
 }
