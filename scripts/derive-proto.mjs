@@ -89,6 +89,10 @@ const POINTER_FIELDS = [
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference.port',
 ];
 
+// Strings without omitempty whose empty value still shows in JSON (metav1.Condition's reason and message: the
+// ServiceCIDR controllers write Ready conditions without a reason).
+const KEEP_EMPTY_STRINGS = [`${META}.Condition.reason`, `${META}.Condition.message`];
+
 // Roots: every kind the server serves in protobuf, plus the meta kinds used around them.
 const ROOTS = [
   ...['Namespace', 'Pod', 'Service', 'ConfigMap', 'Secret', 'Node', 'ServiceAccount', 'Event', 'Endpoints',
@@ -220,6 +224,7 @@ export function buildDescriptor(parsed) {
       const options = {};
       if (f.opts.json_name) options.json_name = f.opts.json_name;
       if (f.rule === 'optional' && ZEROABLE.has(f.type) && (!f.optionalMarked || pointer.has(full))) options.keep_zero = true;
+      if (KEEP_EMPTY_STRINGS.includes(full)) options.keep_zero = true;
       if (inline.has(full)) options.inline = true;
       if (Object.keys(options).length) out.options = options;
       fields[f.name] = out;
@@ -234,7 +239,8 @@ export function buildDescriptor(parsed) {
 // autoscaling/v2 @030880a5, discovery/v1 @025f2834 (+ EndpointHints.forNodes, 1.33), events/v1 @0a893867, node/v1,
 // admissionregistration/v1 @01f7553b, storage/v1 @00a7fbe7 with core/v1 TopologySelectorTerm (messages of the served kinds; the texts stay outside the
 // repository); autoscaling/v1 HorizontalPodAutoscaler (field numbers as in kubernetes/api autoscaling/v1); certificates/v1 @023207f4,
-// kube-aggregator apiregistration/v1 @0a2f5b12, flowcontrol/v1 @09d8c148.
+// kube-aggregator apiregistration/v1 @0a2f5b12, flowcontrol/v1 @09d8c148; networking/v1 ServiceCIDR and IPAddress from
+// kubernetes/api v0.33.1 networking/v1/generated.proto.
 const ADD_ROOTS = [
   ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']
     .flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
@@ -243,7 +249,7 @@ const ADD_ROOTS = [
   'k8s.io.api.discovery.v1.EndpointSlice', 'k8s.io.api.discovery.v1.EndpointSliceList',
   'k8s.io.api.events.v1.Event', 'k8s.io.api.events.v1.EventList',
   'k8s.io.api.node.v1.RuntimeClass', 'k8s.io.api.node.v1.RuntimeClassList',
-  ...['Ingress', 'IngressClass', 'NetworkPolicy'].flatMap((k) => [`k8s.io.api.networking.v1.${k}`, `k8s.io.api.networking.v1.${k}List`]),
+  ...['Ingress', 'IngressClass', 'NetworkPolicy', 'ServiceCIDR', 'IPAddress'].flatMap((k) => [`k8s.io.api.networking.v1.${k}`, `k8s.io.api.networking.v1.${k}List`]),
   'k8s.io.api.scheduling.v1.PriorityClass', 'k8s.io.api.scheduling.v1.PriorityClassList',
   'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
   'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
@@ -330,6 +336,17 @@ export function addToDescriptor(existing, parsed) {
   return reachable.size;
 }
 
+/** KEEP_EMPTY_STRINGS on a descriptor derived before the list existed. */
+function markKeepEmptyStrings(root) {
+  for (const ref of KEEP_EMPTY_STRINGS) {
+    const parts = ref.split('.');
+    let ns = root;
+    for (const p of parts.slice(0, -1)) ns = ns?.nested?.[p];
+    const field = ns?.fields?.[parts[parts.length - 1]];
+    if (field) field.options = { ...field.options, keep_zero: true };
+  }
+}
+
 function main() {
   if (process.argv[2] === '--add') {
     const [, protoRoot, outPath = 'src/api/protobuf/descriptors.json'] = process.argv.slice(2);
@@ -337,6 +354,7 @@ function main() {
     const parsed = files.map((p) => ({ path: relative(protoRoot, p), ...parseProto(readFileSync(p, 'utf8')) }));
     const existing = JSON.parse(readFileSync(outPath, 'utf8'));
     const added = addToDescriptor(existing, parsed);
+    markKeepEmptyStrings(existing);
     writeFileSync(outPath, JSON.stringify(existing) + '\n');
     console.log(`${files.length} proto files -> ${added} messages added to ${outPath}`);
     return;

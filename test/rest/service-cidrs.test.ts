@@ -7,6 +7,7 @@ import type { ApiServer } from '../../src/server/app.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { client, testServer } from '../helpers/server.js';
 import { parseFlags } from '../../src/server/flags.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../src/api/protobuf/index.js';
 
 let server: ApiServer;
 let api: ReturnType<typeof client>;
@@ -196,6 +197,22 @@ describe('kubectl 1.33', () => {
     const res = await kubectl(kubeconfig, ['api-resources', '--api-group=networking.k8s.io', '-o', 'wide']);
     expect(res.stdout).toMatch(/\nipaddresses\s+networking\.k8s\.io\/v1\s+false\s+IPAddress\s+/);
     expect(res.stdout).toMatch(/\nservicecidrs\s+networking\.k8s\.io\/v1\s+false\s+ServiceCIDR\s+/);
+  });
+});
+
+describe('protobuf (as Go clients read and write them)', () => {
+  const PB = 'application/vnd.kubernetes.protobuf';
+  it.each([
+    ['servicecidrs', 'pb-cidr', { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: 'pb-cidr' }, spec: { cidrs: ['10.250.0.0/24', 'fd00:250::/112'] } }],
+    ['ipaddresses', '10.251.0.7', { apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress', metadata: { name: '10.251.0.7' }, spec: { parentRef: { group: 'gateway.networking.k8s.io', resource: 'gateways', namespace: 'default', name: 'gw' } } }],
+  ])('%s: a protobuf body creates what JSON reads; a protobuf read decodes to it', async (plural, name, body) => {
+    const created = await fetch(`${server.url}${NET}/${plural}`, { method: 'POST', headers: { 'Content-Type': PB, Accept: 'application/json' }, body: encodeProtobufObject(body as never) as unknown as BodyInit });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const json = (await api.get(`${NET}/${plural}/${name}`)).body;
+    expect(json.spec).toEqual(body.spec);
+    const pb = await fetch(`${server.url}${NET}/${plural}/${name}`, { headers: { Accept: PB } });
+    expect(pb.headers.get('content-type')).toBe(PB);
+    expect(decodeProtobufObject(new Uint8Array(await pb.arrayBuffer()))).toEqual(json);
   });
 });
 

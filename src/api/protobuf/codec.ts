@@ -478,7 +478,7 @@ function decodeInto(buf: Uint8Array, start: number, end: number, info: MessageIn
     }
     if (f.scalar && !f.repeated && !f.map) {
       if (f.scalar === 'string') {
-        if (v === '') continue;
+        if (v === '' && !f.keepZero) continue;
       } else if (f.scalar === 'bytes') {
         if ((v as Uint8Array).length === 0) continue;
         v = base64Encode(v as Uint8Array);

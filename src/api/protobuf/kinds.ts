@@ -68,7 +68,7 @@ const PACKAGE_KINDS: Record<string, string[]> = {
   'k8s.io.api.policy.v1': [...withLists(['PodDisruptionBudget']), 'Eviction'],
   'k8s.io.api.autoscaling.v1': ['Scale', ...withLists(['HorizontalPodAutoscaler'])],
   'k8s.io.api.autoscaling.v2': withLists(['HorizontalPodAutoscaler']),
-  'k8s.io.api.networking.v1': withLists(['Ingress', 'IngressClass', 'NetworkPolicy']),
+  'k8s.io.api.networking.v1': withLists(['Ingress', 'IngressClass', 'NetworkPolicy', 'ServiceCIDR', 'IPAddress']),
   'k8s.io.api.scheduling.v1': withLists(['PriorityClass']),
   'k8s.io.api.discovery.v1': withLists(['EndpointSlice']),
   'k8s.io.api.events.v1': withLists(['Event']),
