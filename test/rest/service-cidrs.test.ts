@@ -2,11 +2,15 @@
 // from --service-cluster-ip-range, cluster IPs held by IPAddress objects created and deleted with their Services,
 // cluster IPs outside every ServiceCIDR refused, a ServiceCIDR in use held by its finalizer; validation with
 // upstream's messages; discovery, OpenAPI, tables and kubectl 1.33 get/explain.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { client, testServer } from '../helpers/server.js';
 import { parseFlags } from '../../src/server/flags.js';
+import { serviceIPs } from '../../src/server/registry/builtin-service.js';
 import { decodeProtobufObject, encodeProtobufObject } from '../../src/api/protobuf/index.js';
 
 let server: ApiServer;
@@ -87,6 +91,20 @@ describe('cluster IPs as IPAddress objects', () => {
     expect(back.status, back.text).toBe(200);
     const ip2 = await api.get(`${NET}/ipaddresses/${back.body.spec.clusterIP}`);
     expect(ip2.body.spec.parentRef.name).toBe('flip');
+  });
+
+  it("an address the defaults picked outside the ServiceCIDRs, or another replica's, is picked again inside them", async () => {
+    // this process's allocator set to another range (as another server in the process, or a stale view)
+    serviceIPs.setRange('10.96.0.0/12');
+    try {
+      const r = await api.post('/api/v1/namespaces/default/services', svc('repicked'));
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.spec.clusterIP).toMatch(/^10\.100\./);
+      expect(r.body.spec.clusterIPs).toEqual([r.body.spec.clusterIP]);
+      expect((await api.get(`${NET}/ipaddresses/${r.body.spec.clusterIP}`)).body.spec.parentRef.name).toBe('repicked');
+    } finally {
+      serviceIPs.setRange('10.100.0.0/16');
+    }
   });
 
   it('a dry-run create writes no IPAddress', async () => {
@@ -213,6 +231,37 @@ describe('protobuf (as Go clients read and write them)', () => {
     const pb = await fetch(`${server.url}${NET}/${plural}/${name}`, { headers: { Accept: PB } });
     expect(pb.headers.get('content-type')).toBe(PB);
     expect(decodeProtobufObject(new Uint8Array(await pb.arrayBuffer()))).toEqual(json);
+  });
+});
+
+describe('at start (upstream repairip)', () => {
+  it('a stored Service whose address has no IPAddress gets one; an allocator IPAddress without its Service goes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-cidr-'));
+    const first = await testServer({ store: 'sqlite', dataDir });
+    const a = client(first.url);
+    const s = await a.post('/api/v1/namespaces/default/services', svc('stored'));
+    expect(s.status).toBe(201);
+    const ip = s.body.spec.clusterIP as string;
+    // as a store written before IPAddress objects existed: the Service's is gone, an orphan is left
+    expect((await a.del(`${NET}/ipaddresses/${ip}`)).status).toBe(200);
+    const orphan = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: { name: '10.96.3.3', labels: { 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io', 'ipaddress.kubernetes.io/ip-family': 'IPv4' } },
+      spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'gone' } },
+    };
+    expect((await a.post(`${NET}/ipaddresses`, orphan)).status).toBe(201);
+    await first.close();
+    const second = await testServer({ store: 'sqlite', dataDir });
+    try {
+      const b = client(second.url);
+      const back = await b.get(`${NET}/ipaddresses/${ip}`);
+      expect(back.status).toBe(200);
+      expect(back.body.spec.parentRef).toEqual({ group: '', resource: 'services', namespace: 'default', name: 'stored' });
+      expect((await b.get(`${NET}/ipaddresses/10.96.3.3`)).status).toBe(404);
+    } finally {
+      await second.close();
+    }
   });
 });
 

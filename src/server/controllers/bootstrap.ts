@@ -14,7 +14,7 @@ import { mutateObject, typeForResource } from './controller-support.js';
 import { ensureCreated } from './internal-writer.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
-import { bootstrapDefaultServiceCIDR } from './service-cidrs.js';
+import { bootstrapDefaultServiceCIDR, repairServiceIPAddresses } from './service-cidrs.js';
 import { DEFAULT_SERVICE_CIDR, serviceIPs } from '../registry/builtin-service.js';
 
 /** Namespaces the control plane keeps (upstream system namespaces controller). */
@@ -73,6 +73,8 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
   // the default ServiceCIDR first: the `kubernetes` Service's address must lie in a ServiceCIDR
   const serviceCIDRs = opts.serviceCIDRs ?? [DEFAULT_SERVICE_CIDR];
   await bootstrapDefaultServiceCIDR(deps, serviceCIDRs, opts.signal);
+  // addresses of Services stored before IPAddress objects were kept get theirs (and orphans go)
+  await repairServiceIPAddresses(deps, opts.signal);
   const labels = { component: 'apiserver', provider: 'kubernetes' };
   await ensureCreated(
     deps,

@@ -5,10 +5,12 @@
 // Ready=False/Terminating, while an IPAddress inside it is covered by no other ServiceCIDR.
 import type { ApiDeps } from '../http/api-handler.js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
-import { DEFAULT_SERVICE_CIDR_NAME, SERVICE_CIDR_FINALIZER } from '../registry/builtin-servicecidr.js';
+import { DEFAULT_SERVICE_CIDR_NAME, IPALLOCATOR_CONTROLLER, LABEL_MANAGED_BY, SERVICE_CIDR_FINALIZER } from '../registry/builtin-servicecidr.js';
+import { allocatablePrefixes, clusterIPsOf, ipAddressFor, prefixHolds } from '../http/rest/service-ips.js';
+import { typePrefix } from '../registry/keys.js';
 import { cidrContains, parseCIDR, parseIP, type ParsedCIDR } from '../registry/ip-cidr.js';
 import { canonicalGroup } from '../registry/names.js';
-import { nowTimestamp, resourceStoreFor } from '../registry/resource-store.js';
+import { decodeFromStorage, nowTimestamp, resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { mutateObject, typeForResource } from './controller-support.js';
 import { ensureCreated } from './internal-writer.js';
@@ -47,6 +49,53 @@ function setReady(o: KubeObject, status: 'True' | 'False', reason: string, messa
   if (cur) Object.assign(cur, next);
   else conds.push(next);
   return true;
+}
+
+/**
+ * At start (upstream's repairip controller, once): a stored Service's cluster IP inside a ServiceCIDR but held by
+ * no IPAddress (a store written before IPAddress objects existed) gets one; an allocator-managed IPAddress whose
+ * Service is gone is removed.
+ */
+export async function repairServiceIPAddresses(deps: ApiDeps, signal: AbortSignal): Promise<void> {
+  const services = typeForResource(deps.types, '', 'services');
+  const ips = typeForResource(deps.types, NETWORKING, 'ipaddresses');
+  if (!services || !ips) return;
+  const held = new Map<string, KubeObject>();
+  for (const ip of await listAll(deps, ips)) held.set(str(ip.metadata?.name), ip);
+  const prefixes = await allocatablePrefixes(deps.store);
+  const wanted = new Set<string>();
+  for (const svc of await listAll(deps, services)) {
+    for (const ip of clusterIPsOf(svc)) {
+      wanted.add(ip);
+      const parsed = parseIP(ip);
+      if (held.has(ip) || !parsed || !prefixes.some((p) => prefixHolds(p, parsed))) continue;
+      await ensureCreated(deps, ips, ipAddressFor(ips, ip, parsed.family, svc), 'kube-apiserver', signal);
+    }
+  }
+  for (const [name, ip] of held) {
+    if (wanted.has(name) || obj(ip.metadata?.labels)[LABEL_MANAGED_BY] !== IPALLOCATOR_CONTROLLER) continue;
+    if (obj(obj(ip.spec).parentRef).resource !== 'services') continue;
+    const rs = resourceStoreFor(ips, deps.store);
+    const cur = await rs.read(undefined, name);
+    if (cur) await rs.remove(cur, {}).catch(() => undefined);
+  }
+}
+
+async function listAll(deps: ApiDeps, t: ResourceType): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  let startKey: string | undefined;
+  for (;;) {
+    const page = await deps.store.range({ prefix: typePrefix(t), startKey, limit: 500, lenient: true });
+    for (const kv of page.kvs) {
+      try {
+        out.push(decodeFromStorage(kv));
+      } catch {
+        // a corrupt object holds nothing we can read
+      }
+    }
+    if (!page.more || page.kvs.length === 0) return out;
+    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+  }
 }
 
 const prefixesOf = (o: KubeObject): ParsedCIDR[] => arr(obj(o.spec).cidrs).map((c) => parseCIDR(str(c))).filter((c): c is ParsedCIDR => !!c);

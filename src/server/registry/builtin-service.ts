@@ -68,6 +68,13 @@ function intToIp(n: number): string {
   return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
 }
 
+/** Service specs whose cluster IP the defaults picked (not the client): the allocator may pick again. */
+const autoAllocated = new WeakSet<object>();
+
+export function clusterIPWasPicked(spec: unknown): boolean {
+  return typeof spec === 'object' && spec !== null && autoAllocated.has(spec);
+}
+
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
 export const SERVICE_CIDR = DEFAULT_SERVICE_CIDR;
 export const serviceIPs = new IPAllocator(DEFAULT_SERVICE_CIDR);
@@ -113,7 +120,11 @@ function defaultService(o: KubeObject, old?: KubeObject): void {
   }
   if (spec.clusterIP === undefined || spec.clusterIP === '') {
     const ips = arr(spec.clusterIPs);
-    spec.clusterIP = typeof ips[0] === 'string' && ips[0] ? ips[0] : serviceIPs.allocate();
+    if (typeof ips[0] === 'string' && ips[0]) spec.clusterIP = ips[0];
+    else {
+      spec.clusterIP = serviceIPs.allocate();
+      autoAllocated.add(spec);
+    }
   } else if (typeof spec.clusterIP === 'string') {
     serviceIPs.markUsed(spec.clusterIP);
   }

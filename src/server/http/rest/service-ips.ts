@@ -5,9 +5,9 @@
 import { StatusError, errors } from '../../../api/status.js';
 import { findBuiltinType } from '../../registry/builtin.js';
 import { arr, obj, str } from '../../registry/builtin-helpers.js';
-import { serviceIPs } from '../../registry/builtin-service.js';
+import { clusterIPWasPicked, serviceIPs } from '../../registry/builtin-service.js';
 import { IPALLOCATOR_CONTROLLER, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../../registry/builtin-servicecidr.js';
-import { cidrContains, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../../registry/ip-cidr.js';
+import { cidrContains, formatIP, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../../registry/ip-cidr.js';
 import { decodeFromStorage, ResourceStore } from '../../registry/resource-store.js';
 import { typePrefix } from '../../registry/keys.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
@@ -77,6 +77,16 @@ export async function allocatablePrefixes(store: RevisionedStore): Promise<Parse
   return out;
 }
 
+/** The IPAddress holding a Service's cluster IP, as upstream's allocator writes it. */
+export function ipAddressFor(ipType: ResourceType, ip: string, family: 4 | 6, svc: KubeObject): KubeObject {
+  return {
+    apiVersion: `${ipType.group}/v1`,
+    kind: 'IPAddress',
+    metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: family === 4 ? 'IPv4' : 'IPv6', [LABEL_MANAGED_BY]: IPALLOCATOR_CONTROLLER } },
+    spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata?.namespace ?? '', name: str(svc.metadata?.name) } },
+  };
+}
+
 /** Go's %#v of a []string, as upstream's field.Invalid prints spec.clusterIPs. */
 const goStrings = (v: string[]) => `[]string{${v.map((s) => JSON.stringify(s)).join(', ')}}`;
 
@@ -107,21 +117,27 @@ export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: 
   const ipStore = new ResourceStore(t.ips, s.rs.store);
   const created: string[] = [];
   try {
-    for (const ip of ips) {
-      const parsed = parseIP(ip);
-      if (!parsed || !prefixes.some((p) => prefixHolds(p, parsed))) throw allocationError(svc, ip, 'the provided network does not match the current range');
+    for (let ip of ips) {
+      let parsed = parseIP(ip);
+      const spec = obj(svc.spec);
+      // an address the defaults picked (from this process's view of the range) is picked again when another
+      // replica holds it or it lies outside the ServiceCIDRs (upstream AllocateNextService over the ServiceCIDRs)
+      if (clusterIPWasPicked(spec) && ip === spec.clusterIP && !(await usable(ipStore, prefixes, parsed))) {
+        const next = await pickFree(ipStore, prefixes);
+        if (!next) throw errors.internal('failed to allocate a serviceIP: range is full');
+        spec.clusterIP = next;
+        spec.clusterIPs = [next, ...arr(spec.clusterIPs).slice(1)];
+        ip = next;
+        parsed = parseIP(next);
+      }
+      if (!parsed || !prefixes.some((p) => prefixHolds(p, parsed!))) throw allocationError(svc, ip, 'the provided network does not match the current range');
       const existing = await ipStore.read(undefined, ip);
       if (existing) {
         if (sameParent(existing.obj, svc)) continue;
         throw allocationError(svc, ip, 'provided IP is already allocated');
       }
       if (dryRun || !deps.createInternal) continue;
-      const ipObj: KubeObject = {
-        apiVersion: `${t.ips.group}/v1`,
-        kind: 'IPAddress',
-        metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: parsed.family === 4 ? 'IPv4' : 'IPv6', [LABEL_MANAGED_BY]: IPALLOCATOR_CONTROLLER } },
-        spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata?.namespace ?? '', name: str(svc.metadata?.name) } },
-      };
+      const ipObj = ipAddressFor(t.ips, ip, parsed.family, svc);
       try {
         await deps.createInternal(t.ips, ipObj, MANAGER, s.signal);
       } catch (e) {
@@ -135,6 +151,26 @@ export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: 
     throw e;
   }
   return created;
+}
+
+async function usable(ipStore: ResourceStore, prefixes: ParsedCIDR[], ip: ParsedIP | undefined): Promise<boolean> {
+  return !!ip && prefixes.some((p) => prefixHolds(p, ip)) && !(await ipStore.read(undefined, formatIP(ip)));
+}
+
+/** A free IPv4 address from the allocatable ServiceCIDRs (random tries, as upstream's allocator scans from a random offset). */
+async function pickFree(ipStore: ResourceStore, prefixes: ParsedCIDR[]): Promise<string | undefined> {
+  const v4 = prefixes.filter((p) => p.family === 4 && p.bits <= 30);
+  for (let i = 0; i < 64 && v4.length; i++) {
+    const p = v4[Math.floor(Math.random() * v4.length)]!;
+    const size = 2 ** (32 - p.bits);
+    const base = Number(p.addr >> BigInt(32 - p.bits)) * size;
+    const candidate: ParsedIP = { family: 4, value: BigInt(base + 1 + Math.floor(Math.random() * (size - 2))) };
+    const text = formatIP(candidate);
+    if (serviceIPs.isUsed(text) || !(await usable(ipStore, prefixes, candidate))) continue;
+    serviceIPs.markUsed(text);
+    return text;
+  }
+  return undefined;
 }
 
 async function removeIPAddresses(store: RevisionedStore, names: string[], owner?: KubeObject): Promise<void> {
