@@ -141,8 +141,11 @@ export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: 
       try {
         await deps.createInternal(t.ips, ipObj, MANAGER, s.signal);
       } catch (e) {
-        if (e instanceof StatusError && e.code === 409) throw allocationError(svc, ip, 'provided IP is already allocated');
-        throw e;
+        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        // written meanwhile: by a create of this same Service on another replica (both then race for the Service), or not
+        const now = await ipStore.read(undefined, ip);
+        if (now && sameParent(now.obj, svc)) continue;
+        throw allocationError(svc, ip, 'provided IP is already allocated');
       }
       created.push(ip);
     }

@@ -1,6 +1,6 @@
 // create (POST) and update (PUT): the shared create and update paths used by every write verb.
 import { userInfoJson } from '../../auth/user.js';
-import { errors } from '../../../api/status.js';
+import { errors, StatusError } from '../../../api/status.js';
 import type { StoredObject, SystemFields } from '../../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
@@ -61,7 +61,9 @@ export async function createObject(s: RequestScope, deps: WriteDeps, obj: KubeOb
     await deps.admission.validate(attrs);
     return await s.rs.create(obj, { dryRun });
   } catch (e) {
-    if (held.length) await releaseAllocated(s.rs.store, held);
+    // a Service of that name created meanwhile (another replica's create of it) keeps the addresses it names
+    const lostRace = e instanceof StatusError && e.code === 409 && e.reason === 'AlreadyExists';
+    if (held.length && !lostRace) await releaseAllocated(s.rs.store, held);
     throw e;
   }
 }
