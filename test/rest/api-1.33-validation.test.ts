@@ -129,3 +129,19 @@ describe('pod security context: appArmorProfile and supplementalGroupsPolicy', (
     expect(r.body.message).toBe(`Pod "${name}" is invalid: ${cause}`);
   });
 });
+
+describe('lifecycle sleep (PodLifecycleSleepAction, zero allowed in 1.33)', () => {
+  const pod = (name: string, seconds: number) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { terminationGracePeriodSeconds: 20, containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop: { sleep: { seconds } } } }] },
+  });
+
+  it('refuses a sleep longer than the grace period, accepts zero', async () => {
+    const r = await api.post(PODS, pod('sleep-long', 25));
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.message).toBe('Pod "sleep-long" is invalid: spec.containers[0].lifecycle.preStop.sleep: Invalid value: 25: must be non-negative and less than terminationGracePeriodSeconds (20)');
+    expect((await api.post(PODS, pod('sleep-zero', 0))).status).toBe(201);
+  });
+});

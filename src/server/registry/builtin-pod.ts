@@ -175,6 +175,14 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
         else if (handlers.length > 1) errs.push(fe.forbidden(`${p}.${probe}.${handlers[1]}`, 'may not specify more than 1 handler type'));
       }
       errs.push(...appArmorProfileErrors(obj(ctr.securityContext).appArmorProfile, `${p}.securityContext.appArmorProfile`));
+      // validateSleepAction (PodLifecycleSleepAction, PodLifecycleSleepActionAllowZero on in 1.33): 0..grace period
+      const grace = spec.terminationGracePeriodSeconds;
+      for (const hook of ['postStart', 'preStop']) {
+        const sleep = obj(obj(obj(ctr.lifecycle)[hook]).sleep);
+        const secs = sleep.seconds;
+        if (typeof secs === 'number' && typeof grace === 'number' && (secs < 0 || secs > grace))
+          errs.push(fe.invalid(`${p}.lifecycle.${hook}.sleep`, secs, `must be non-negative and less than terminationGracePeriodSeconds (${grace})`));
+      }
       pendingMounts.push([p, arr(ctr.volumeMounts)]);
       for (const k of Object.keys(req)) {
         if (lim[k] === undefined) continue;
