@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
-import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
+import { kubeconfigFor, kubectl, kubectlBinary } from '../helpers/kubectl.js';
 import { client, testServer } from '../helpers/server.js';
 import { parseFlags } from '../../src/server/flags.js';
 import { serviceIPs } from '../../src/server/registry/builtin-service.js';
@@ -212,6 +212,15 @@ describe('kubectl 1.33', () => {
     expect(explain.stdout).toContain('FIELD: cidrs <[]string>');
     const ex2 = await kubectl(kubeconfig, ['explain', 'ipaddress.spec.parentRef']);
     expect(ex2.stdout).toContain('resource\t<string> -required-');
+    // OpenAPI v2 (kubectl up to 1.28 explains from it) and v3 carry both kinds
+    const old = await kubectl(kubeconfig, ['explain', 'ipaddress.spec.parentRef.resource'], undefined, 30_000, { binary: kubectlBinary('1.27') });
+    expect(old.stderr).toBe('');
+    expect(old.stdout).toMatch(/FIELD:\s+resource <string>/);
+    const v2 = await api.get('/openapi/v2');
+    expect(v2.body.definitions['io.k8s.api.networking.v1.ServiceCIDR']['x-kubernetes-group-version-kind']).toContainEqual({ group: 'networking.k8s.io', kind: 'ServiceCIDR', version: 'v1' });
+    expect(v2.body.paths['/apis/networking.k8s.io/v1/servicecidrs/{name}/status']).toBeDefined();
+    const v3 = await api.get('/openapi/v3/apis/networking.k8s.io/v1');
+    expect(v3.body.components.schemas['io.k8s.api.networking.v1.IPAddress']).toBeDefined();
     const res = await kubectl(kubeconfig, ['api-resources', '--api-group=networking.k8s.io', '-o', 'wide']);
     expect(res.stdout).toMatch(/\nipaddresses\s+networking\.k8s\.io\/v1\s+false\s+IPAddress\s+/);
     expect(res.stdout).toMatch(/\nservicecidrs\s+networking\.k8s\.io\/v1\s+false\s+ServiceCIDR\s+/);
