@@ -16,7 +16,7 @@ import { useIsCustomResource, useKindSchema } from './kind-schema.js';
 import { markersFor } from './locate.js';
 import { attachJsonSchema, managerColours, useOwnersOverlay, type MountedEditor } from './overlays.js';
 import { ReviewDialog } from './ReviewDialog.js';
-import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, editPatchMode, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation, type PatchMode } from './requests.js';
+import { FIELD_MANAGER, MODE_LABEL, applyConflicts, buildWrite, computePatch, editPatchMode, errorText, isStaleConflict, type ApplyConflict, type EditMode, type FieldValidation, type PatchMode } from './requests.js';
 import { FieldValidationSelect } from './FieldValidationSelect.js';
 import { useWriteFlow, type Failure, type WriteContext } from './write-flow.js';
 import { useAccess } from '../data/permissions.js';
@@ -481,7 +481,7 @@ export function FailureBanner({ failure, onClose, onReveal }: { failure: Failure
       <strong>
         {failure.stage === 'dry run' ? 'Dry run refused' : 'Save refused'}: {title}
       </strong>{' '}
-      {(e as Error)?.message}
+      {errorText(e)}
       <TraceId error={e} />
       {failure.unplaced.length > 0 && (
         <ul className="plain-list">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../client/index.js';
 import { ParseError, applyConfiguration, editableObject, parseText, printObject, withTypeFirst, withoutNoise } from './documents.js';
-import { applyConflicts, buildWrite, computePatch, fieldProblems, isStaleConflict, warningProblems } from './requests.js';
+import { applyConflicts, buildWrite, computePatch, errorText, fieldProblems, isStaleConflict, warningProblems } from './requests.js';
 
 const obj = {
   apiVersion: 'v1',
@@ -94,6 +94,8 @@ describe('requests', () => {
       details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch', message: 'Invalid value: "map[spec:map[x:1]]": strict decoding error: unknown field "spec.x"' }] },
     });
     expect(fieldProblems(patchStrict).object).toEqual([{ field: 'spec.x', message: 'unknown field "spec.x"', severity: 'error' }]);
+    expect(errorText(patchStrict)).toBe('patch: strict decoding error: unknown field "spec.x"');
+    expect(errorText(strict)).toBe('strict decoding error: unknown field "spec.x", unknown field "spec.y"');
     const undeclared = new ApiError(400, 'failed to create typed patch object (ns/a; apps/v1, Kind=Deployment): .spec.colour: field not declared in schema');
     expect(fieldProblems(undeclared).object).toEqual([{ field: 'spec.colour', message: 'field not declared in schema', severity: 'error' }]);
     expect(warningProblems(['unknown field "spec.z"', 'something else'])).toEqual([{ field: 'spec.z', message: 'unknown field "spec.z"', severity: 'warning' }]);

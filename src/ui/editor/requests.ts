@@ -134,6 +134,18 @@ export interface FieldProblems {
   patchOps: { index: number; message: string }[];
 }
 
+/**
+ * The words to show for an error answer. A patch's strict decoding error carries the whole patched object as its
+ * bad value (upstream handlers/patch.go): the banner shows what is wrong, not the object again.
+ */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const strict = err.causes.find((c) => c.field === 'patch' && /strict decoding error/.test(c.message ?? ''));
+    if (strict) return `patch: ${(strict.message ?? '').replace(/^Invalid value: "(?:[^"\\]|\\.)*": /, '')}`;
+  }
+  return err instanceof Error ? err.message : String(err ?? '');
+}
+
 /** Field problems from an error answer: Invalid causes, strict-decoding unknown or duplicate fields. */
 export function fieldProblems(err: unknown): FieldProblems {
   const out: FieldProblems = { object: [], patchOps: [] };
