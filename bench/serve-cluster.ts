@@ -22,7 +22,7 @@ const measure = process.argv.indexOf('--measure-writes');
 if (measure > 0) {
   const { ApiWriter, COMPONENTS } = await import('../src/server/controllers/api-writer.js');
   const n = Number(process.argv[measure + 1]);
-  const w = new ApiWriter({ store: server.store, types: server.types, admission: server.deps.admission, log: () => {} }, COMPONENTS.controllerManager);
+  const w = new ApiWriter({ store: server.store, types: server.types, admission: server.deps.admission, caches: server.deps.caches, log: () => {} }, COMPONENTS.controllerManager);
   await w.create('', 'namespaces', undefined, { metadata: { name: 'ceiling' } });
   const t0 = performance.now();
   let next = 0;

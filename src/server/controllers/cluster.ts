@@ -82,7 +82,7 @@ export interface SimulatedCluster {
 }
 
 export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): Promise<SimulatedCluster> {
-  const feed = new ObjectFeed(deps.store, deps.log, deps.signal);
+  const feed = new ObjectFeed(deps, deps.log, deps.signal);
   const cache = new ClusterCache();
   const now = opts.now ?? Date.now;
   const kcm = new ApiWriter(deps, COMPONENTS.controllerManager);

@@ -7,12 +7,15 @@ import type { TypeRegistry } from '../registry/registry.js';
 import { ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
+import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { parseKey } from './object-feed.js';
 
 export interface ControllerDeps {
   store: RevisionedStore;
   types: TypeRegistry;
   admission: AdmissionChain;
+  /** The API server's watch caches: the in-process controllers read their decoded objects (ObjectFeed). */
+  caches: WatchCacheSet;
   log: (line: string) => void;
   /** Aborted when the server shuts down: a start-up scan still paging through the store stops. */
   signal?: AbortSignal;
