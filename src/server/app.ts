@@ -290,7 +290,7 @@ export async function startServer(
     const manager = runControllerManager({ store, types, admission, caches, log, signal: shutdown.signal }, {
       cluster: { controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
       leaderElect: flags.leaderElect, timings: { leaseDurationMs: flags.leaderElectLeaseDurationMs, renewDeadlineMs: flags.leaderElectRenewDeadlineMs, retryPeriodMs: flags.leaderElectRetryPeriodMs },
-      exclusive: etcd === undefined, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), termOf(apiServices)],
+      exclusive: etcd === undefined, external: flags.disableControllerManager, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), termOf(apiServices)],
     });
     closers.push(() => manager.stop());
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.

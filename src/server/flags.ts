@@ -86,6 +86,11 @@ export interface ServerFlags {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /**
+   * --disable-controller-manager (k3s's name): the workload controllers, the scheduler and the simulated nodes
+   * run in a separate `npm run controller-manager -- --kubeconfig F`; the server keeps its storage-side ones.
+   */
+  disableControllerManager: boolean;
 }
 
 export class FlagError extends Error {}
@@ -174,6 +179,7 @@ const FLAGS: Record<string, FlagDef> = {
   'leader-elect-lease-duration': def('duration', 'how long other candidates wait after the last renewal they saw before taking the lease over (default 15s)', (f, v) => (f.leaderElectLeaseDurationMs = parseDuration(v, 'leader-elect-lease-duration'))),
   'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
   'leader-elect-retry-period': def('duration', 'time between attempts to acquire or renew the lease (default 2s)', (f, v) => (f.leaderElectRetryPeriodMs = parseDuration(v, 'leader-elect-retry-period'))),
+  'disable-controller-manager': def('bool', 'run no workload controllers, scheduler or simulated nodes here: they run in `npm run controller-manager -- --kubeconfig F` (the garbage collector, namespace and disruption controllers stay in the server)', (f, v) => (f.disableControllerManager = parseBool(v, 'disable-controller-manager'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -206,6 +212,7 @@ export function defaultFlags(): ServerFlags {
     leaderElectLeaseDurationMs: 15_000,
     leaderElectRenewDeadlineMs: 10_000,
     leaderElectRetryPeriodMs: 2_000,
+    disableControllerManager: false,
   };
 }
 

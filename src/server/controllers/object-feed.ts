@@ -37,8 +37,11 @@ export interface FeedListener {
 export interface Feed {
   subscribe(l: FeedListener): void;
   start(): Promise<void>;
-  /** Resolves once every change up to `rev` has been delivered (so listeners' indexes include it), or on stop. */
-  caughtUp(rev: number): Promise<void>;
+  /**
+   * Resolves once every change up to `rev` has been delivered (so listeners' indexes include it), or on stop;
+   * `objs`, the written objects, let a feed of several watches wait on their kinds' watches only.
+   */
+  caughtUp(rev: number, objs?: readonly ({ apiVersion?: string; kind?: string } | undefined)[]): Promise<void>;
   stop(): void;
 }
 
