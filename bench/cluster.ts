@@ -100,6 +100,12 @@ function watchProbe(url: string): { stop(): Promise<number[]> } {
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))] ?? NaN;
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
+/** periscope_storage_decodes_total of the server: stored objects it decoded so far. */
+async function decodes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^periscope_storage_decodes_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+}
+
 async function namespace(url: string): Promise<void> {
   await ok(fetch(`${url}/api/v1/namespaces`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) }));
 }
@@ -150,6 +156,7 @@ export async function benchCluster(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const rev0 = await revision(srv.url);
+    const dec0 = await decodes(srv.url);
     let t0 = performance.now();
     await pool(DEPLOYMENTS, (i) => ok(fetch(`${srv.url}/apis/apps/v1/namespaces/bench/deployments`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(deployment(i, 'nginx:1.26')) })));
     await allAvailable(srv.url);
@@ -167,9 +174,11 @@ export async function benchCluster(): Promise<void> {
     const rollSecs = (performance.now() - t0) / 1000;
     const rollP99 = p99(await probe.stop());
     const rev2 = await revision(srv.url);
+    const dec2 = await decodes(srv.url);
     console.log(`cluster roll: all ${DEPLOYMENTS} Deployments rolled and Available in ${rollSecs.toFixed(1)} s (ceiling ${((rev2 - rev1) / inprocRate).toFixed(1)} s for its ${rev2 - rev1} writes at the in-process rate, ratio ${(rollSecs / ((rev2 - rev1) / inprocRate)).toFixed(2)})`);
     console.log(`cluster roll: API write rate ${((rev2 - rev1) / rollSecs).toFixed(0)} writes/s (ceiling ${inprocRate} in process, ratio ${(inprocRate / ((rev2 - rev1) / rollSecs)).toFixed(2)})`);
     console.log(`cluster roll: p99 watch delay ${rollP99.toFixed(1)} ms (ceiling ${idleP99.toFixed(1)} ms on an idle plain server, ratio ${(rollP99 / idleP99).toFixed(2)})`);
+    console.log(`cluster: ${dec2 - dec0} stored objects decoded for ${rev2 - rev0} versions written, ${((dec2 - dec0) / (rev2 - rev0)).toFixed(2)} per version (ceiling 1: each version decoded once per process, by the watch cache)`);
     console.log(`cluster: peak server RSS ${mib(srv.peakRss())} MiB (ceiling ${mib(bareRss)} MiB: the plain server holding ${Math.max(pods, 2000)} pods, ratio ${(srv.peakRss() / bareRss).toFixed(2)})`);
   } finally {
     await srv.stop();
