@@ -226,5 +226,5 @@ async function phase(label: string, srv: ChildServer, rss: { peakRss(): number }
   console.log(`${label} roll: API write rate ${((rev2 - rev1) / rollSecs).toFixed(0)} writes/s (ceiling ${inprocRate} in process, ratio ${(inprocRate / ((rev2 - rev1) / rollSecs)).toFixed(2)})`);
   console.log(`${label} roll: p99 watch delay ${rollP99.toFixed(1)} ms (ceiling ${idleP99.toFixed(1)} ms on an idle plain server, ratio ${(rollP99 / idleP99).toFixed(2)})`);
   console.log(`${label}: ${dec2 - dec0} stored objects decoded for ${rev2 - rev0} versions written, ${((dec2 - dec0) / (rev2 - rev0)).toFixed(2)} per version (ceiling 1: each version decoded once per process, by the watch cache)`);
-  console.log(`${label}: peak server RSS ${mib(rss.peakRss())} MiB (ceiling ${mib(bareRss)} MiB: the plain server holding ${Math.max(pods, 2000)} pods, ratio ${(rss.peakRss() / bareRss).toFixed(2)})`);
+  console.log(`${label}: peak RSS (server, plus the controller manager when remote) ${mib(rss.peakRss())} MiB (ceiling ${mib(bareRss)} MiB: the plain server holding ${Math.max(pods, 2000)} pods, ratio ${(rss.peakRss() / bareRss).toFixed(2)})`);
 }
