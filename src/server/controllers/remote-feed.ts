@@ -73,7 +73,20 @@ export class RemoteFeed implements Feed {
     return { items, rev };
   }
 
+  /** Lists (retrying every second while the server cannot answer, as informers do), then watches. */
   async start(): Promise<void> {
+    for (;;) {
+      try {
+        return await this.startOnce();
+      } catch (e) {
+        if (this.stopped) return;
+        this.log(`remote feed: listing failed: ${(e as Error).message}; retrying`);
+        await new Promise((r) => setTimeout(r, 1_000).unref());
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     if (this.stopped) return;
     const gen = ++this.generation;
     this.streams.clear();
@@ -156,7 +169,7 @@ export class RemoteFeed implements Feed {
     this.generation++;
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      this.start().catch((e) => this.relist(`re-list failed: ${(e as Error).message}`));
+      void this.start();
     }, 500);
     this.retry.unref();
   }
