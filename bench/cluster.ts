@@ -152,20 +152,23 @@ export async function benchCluster(): Promise<void> {
     await bare.stop();
     bare = undefined;
   }
-  const srv = await startChild('serve-cluster.ts', ['--nodes', String(NODES)]);
-  try {
-    await phase('cluster', srv, srv, { inprocRate, rawRate, idleP99, bareRss });
-  } finally {
-    await srv.stop();
+  if (process.env.BENCH_CLUSTER_REMOTE !== 'only') {
+    const srv = await startChild('serve-cluster.ts', ['--nodes', String(NODES)]);
+    try {
+      await phase('cluster', srv, srv, { inprocRate, rawRate, idleP99, bareRss });
+    } finally {
+      await srv.stop();
+    }
   }
   // the same with the controllers, scheduler and simulated nodes in a controller manager of their own
-  // (npm run controller-manager, over HTTP); BENCH_CLUSTER_REMOTE=0 skips it
+  // (npm run controller-manager, over HTTP); BENCH_CLUSTER_REMOTE=0 skips it, =only runs it alone
   if (process.env.BENCH_CLUSTER_REMOTE === '0') return;
   const api = await startChild('serve-cluster.ts', ['--external']);
   const dir = mkdtempSync(join(tmpdir(), 'periscope-bench-cm-'));
   const kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: ${api.url}}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {}\n`);
-  const cm = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../src/server/controller-manager-main.ts', import.meta.url)), '--kubeconfig', kubeconfig, '--simulated-nodes', String(NODES), '--simulated-pod-start-time', '100ms', '--simulated-pod-ready-time', '100ms', '--simulated-pod-run-time', '1s'], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const cm = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../src/server/controller-manager-main.ts', import.meta.url)), '--kubeconfig', kubeconfig, '--simulated-nodes', String(NODES), '--simulated-pod-start-time', '100ms', '--simulated-pod-ready-time', '100ms', '--simulated-pod-run-time', '1s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  cm.once('exit', (code, sig) => code !== 0 && sig !== 'SIGTERM' && console.error(`controller manager exited: ${code ?? sig}`));
   try {
     await phase('cluster (remote controller manager)', api, { peakRss: () => api.peakRss() + peakRssOf(cm.pid) }, { inprocRate, rawRate, idleP99, bareRss });
   } finally {

@@ -105,7 +105,9 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const creds = loadKubeconfig(flags.kubeconfig!, flags.context);
-  const api = new ApiClient({ baseUrl: creds.server, token: creds.token, fetch: kubeconfigFetch(creds) });
+  // the global fetch unless the kubeconfig brings TLS material or basic auth it cannot take
+  const custom = creds.ca || creds.cert || creds.insecureSkipTlsVerify || creds.tlsServerName || creds.username !== undefined;
+  const api = new ApiClient({ baseUrl: creds.server, token: creds.token, ...(custom ? { fetch: kubeconfigFetch(creds) } : {}) });
   const discovery = new RemoteDiscovery(api);
   await discovery.refresh();
   const log = (l: string) => void process.stderr.write(`${l}\n`);

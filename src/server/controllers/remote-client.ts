@@ -60,7 +60,7 @@ export class RemoteDiscovery {
 /** A client-side error as the server-side StatusError the controllers test for (409, AlreadyExists, 404). */
 export function statusErrorOf(e: unknown): unknown {
   if (!(e instanceof ApiError)) return e;
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: e.message, reason: e.reason as never, code: e.code, ...(e.details ? { details: e.details as never } : {}) });
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: e.status?.message ? e.message : `${e.code} ${e.message}`, reason: e.reason as never, code: e.code, ...(e.details ? { details: e.details as never } : {}) });
 }
 
 export class RemoteClient implements ControllerClient {
