@@ -3,7 +3,13 @@
 // rollout and peak server RSS, each beside a ceiling measured in the same run on the plain API server
 // (controllers off): pod creates/s through the controllers' in-process write path (and over HTTP, for
 // reference), the same watch probe on an idle server, and the RSS of the plain server holding as many pods.
+// Then the same with the controllers in a controller manager of their own over HTTP (BENCH_CLUSTER_REMOTE=0 skips it).
 // Scale: BENCH_CLUSTER_NODES (100), BENCH_CLUSTER_DEPLOYMENTS (500), BENCH_CLUSTER_REPLICAS (20).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startChild, type ChildServer } from './lib/child.js';
 
 const NODES = Number(process.env.BENCH_CLUSTER_NODES ?? 100);
@@ -100,6 +106,12 @@ function watchProbe(url: string): { stop(): Promise<number[]> } {
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))] ?? NaN;
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
+/** periscope_storage_decodes_total of the server: stored objects it decoded so far. */
+async function decodes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^periscope_storage_decodes_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+}
+
 async function namespace(url: string): Promise<void> {
   await ok(fetch(`${url}/api/v1/namespaces`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) }));
 }
@@ -140,38 +152,82 @@ export async function benchCluster(): Promise<void> {
     await bare.stop();
     bare = undefined;
   }
-  const srv = await startChild('serve-cluster.ts', ['--nodes', String(NODES)]);
-  try {
-    await namespace(srv.url);
-    // wait for the nodes
-    for (;;) {
-      const n = (await (await fetch(`${srv.url}/api/v1/nodes`)).json()) as { items: unknown[] };
-      if (n.items.length >= NODES) break;
-      await new Promise((r) => setTimeout(r, 200));
+  if (process.env.BENCH_CLUSTER_REMOTE !== 'only') {
+    const srv = await startChild('serve-cluster.ts', ['--nodes', String(NODES)]);
+    try {
+      await phase('cluster', srv, srv, { inprocRate, rawRate, idleP99, bareRss });
+    } finally {
+      await srv.stop();
     }
-    const rev0 = await revision(srv.url);
-    let t0 = performance.now();
-    await pool(DEPLOYMENTS, (i) => ok(fetch(`${srv.url}/apis/apps/v1/namespaces/bench/deployments`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(deployment(i, 'nginx:1.26')) })));
-    await allAvailable(srv.url);
-    const createSecs = (performance.now() - t0) / 1000;
-    const rev1 = await revision(srv.url);
-    const createRate = (rev1 - rev0) / createSecs;
-    console.log(`cluster create: all ${DEPLOYMENTS} Deployments Available in ${createSecs.toFixed(1)} s (ceiling ${((rev1 - rev0) / inprocRate).toFixed(1)} s: its ${rev1 - rev0} writes at the in-process create rate, ratio ${(createSecs / ((rev1 - rev0) / inprocRate)).toFixed(2)})`);
-    console.log(`cluster create: API write rate ${createRate.toFixed(0)} writes/s (ceiling ${inprocRate} pod creates/s through the controllers' in-process write path, ratio ${(inprocRate / createRate).toFixed(2)}; ${rawRate.toFixed(0)}/s over HTTP)`);
-    const probe = watchProbe(srv.url);
-    t0 = performance.now();
-    await pool(DEPLOYMENTS, (i) =>
-      ok(fetch(`${srv.url}/apis/apps/v1/namespaces/bench/deployments/web-${i}`, { method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' }, body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } } }) })),
-    );
-    await allAvailable(srv.url);
-    const rollSecs = (performance.now() - t0) / 1000;
-    const rollP99 = p99(await probe.stop());
-    const rev2 = await revision(srv.url);
-    console.log(`cluster roll: all ${DEPLOYMENTS} Deployments rolled and Available in ${rollSecs.toFixed(1)} s (ceiling ${((rev2 - rev1) / inprocRate).toFixed(1)} s for its ${rev2 - rev1} writes at the in-process rate, ratio ${(rollSecs / ((rev2 - rev1) / inprocRate)).toFixed(2)})`);
-    console.log(`cluster roll: API write rate ${((rev2 - rev1) / rollSecs).toFixed(0)} writes/s (ceiling ${inprocRate} in process, ratio ${(inprocRate / ((rev2 - rev1) / rollSecs)).toFixed(2)})`);
-    console.log(`cluster roll: p99 watch delay ${rollP99.toFixed(1)} ms (ceiling ${idleP99.toFixed(1)} ms on an idle plain server, ratio ${(rollP99 / idleP99).toFixed(2)})`);
-    console.log(`cluster: peak server RSS ${mib(srv.peakRss())} MiB (ceiling ${mib(bareRss)} MiB: the plain server holding ${Math.max(pods, 2000)} pods, ratio ${(srv.peakRss() / bareRss).toFixed(2)})`);
-  } finally {
-    await srv.stop();
   }
+  // the same with the controllers, scheduler and simulated nodes in a controller manager of their own
+  // (npm run controller-manager, over HTTP); BENCH_CLUSTER_REMOTE=0 skips it, =only runs it alone
+  if (process.env.BENCH_CLUSTER_REMOTE === '0') return;
+  const api = await startChild('serve-cluster.ts', ['--external']);
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-bench-cm-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: ${api.url}}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {}\n`);
+  const cm = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../src/server/controller-manager-main.ts', import.meta.url)), '--kubeconfig', kubeconfig, '--simulated-nodes', String(NODES), '--simulated-pod-start-time', '100ms', '--simulated-pod-ready-time', '100ms', '--simulated-pod-run-time', '1s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  cm.once('exit', (code, sig) => code !== 0 && sig !== 'SIGTERM' && console.error(`controller manager exited: ${code ?? sig}`));
+  try {
+    await phase('cluster (remote controller manager)', api, { peakRss: () => api.peakRss() + peakRssOf(cm.pid) }, { inprocRate, rawRate, idleP99, bareRss });
+  } finally {
+    cm.kill('SIGTERM');
+    await new Promise((r) => cm.once('exit', r));
+    await api.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** VmHWM of a process (bytes). */
+function peakRssOf(pid: number | undefined): number {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Ceilings {
+  inprocRate: number;
+  rawRate: number;
+  idleP99: number;
+  bareRss: number;
+}
+
+async function phase(label: string, srv: ChildServer, rss: { peakRss(): number }, { inprocRate, rawRate, idleP99, bareRss }: Ceilings): Promise<void> {
+  const pods = DEPLOYMENTS * REPLICAS;
+  await namespace(srv.url);
+  // wait for the nodes
+  for (;;) {
+    const n = (await (await fetch(`${srv.url}/api/v1/nodes`)).json()) as { items: unknown[] };
+    if (n.items.length >= NODES) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const rev0 = await revision(srv.url);
+  const dec0 = await decodes(srv.url);
+  let t0 = performance.now();
+  await pool(DEPLOYMENTS, (i) => ok(fetch(`${srv.url}/apis/apps/v1/namespaces/bench/deployments`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(deployment(i, 'nginx:1.26')) })));
+  await allAvailable(srv.url);
+  const createSecs = (performance.now() - t0) / 1000;
+  const rev1 = await revision(srv.url);
+  const createRate = (rev1 - rev0) / createSecs;
+  console.log(`${label} create: all ${DEPLOYMENTS} Deployments Available in ${createSecs.toFixed(1)} s (ceiling ${((rev1 - rev0) / inprocRate).toFixed(1)} s: its ${rev1 - rev0} writes at the in-process create rate, ratio ${(createSecs / ((rev1 - rev0) / inprocRate)).toFixed(2)})`);
+  console.log(`${label} create: API write rate ${createRate.toFixed(0)} writes/s (ceiling ${inprocRate} pod creates/s through the controllers' in-process write path, ratio ${(inprocRate / createRate).toFixed(2)}; ${rawRate.toFixed(0)}/s over HTTP)`);
+  const probe = watchProbe(srv.url);
+  t0 = performance.now();
+  await pool(DEPLOYMENTS, (i) =>
+    ok(fetch(`${srv.url}/apis/apps/v1/namespaces/bench/deployments/web-${i}`, { method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' }, body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } } }) })),
+  );
+  await allAvailable(srv.url);
+  const rollSecs = (performance.now() - t0) / 1000;
+  const rollP99 = p99(await probe.stop());
+  const rev2 = await revision(srv.url);
+  const dec2 = await decodes(srv.url);
+  console.log(`${label} roll: all ${DEPLOYMENTS} Deployments rolled and Available in ${rollSecs.toFixed(1)} s (ceiling ${((rev2 - rev1) / inprocRate).toFixed(1)} s for its ${rev2 - rev1} writes at the in-process rate, ratio ${(rollSecs / ((rev2 - rev1) / inprocRate)).toFixed(2)})`);
+  console.log(`${label} roll: API write rate ${((rev2 - rev1) / rollSecs).toFixed(0)} writes/s (ceiling ${inprocRate} in process, ratio ${(inprocRate / ((rev2 - rev1) / rollSecs)).toFixed(2)})`);
+  console.log(`${label} roll: p99 watch delay ${rollP99.toFixed(1)} ms (ceiling ${idleP99.toFixed(1)} ms on an idle plain server, ratio ${(rollP99 / idleP99).toFixed(2)})`);
+  console.log(`${label}: ${dec2 - dec0} stored objects decoded for ${rev2 - rev0} versions written, ${((dec2 - dec0) / (rev2 - rev0)).toFixed(2)} per version (ceiling 1: each version decoded once per process, by the watch cache)`);
+  console.log(`${label}: peak RSS (server, plus the controller manager when remote) ${mib(rss.peakRss())} MiB (ceiling ${mib(bareRss)} MiB: the plain server holding ${Math.max(pods, 2000)} pods, ratio ${(rss.peakRss() / bareRss).toFixed(2)})`);
 }

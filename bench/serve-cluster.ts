@@ -7,12 +7,15 @@ const arg = (name: string, d: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : d;
 };
 const bare = process.argv.includes('--bare');
+// --external: the API server alone; the controllers, scheduler and nodes run in `npm run controller-manager`
+const external = process.argv.includes('--external');
 const server = await startServer({
   port: 0, store: 'memory', demoData: false, requestLog: false, staticDir: '', compactionIntervalMs: 0,
   // the bench drives the server hard: the in-flight limits would answer 429 to the load generator
   maxRequestsInflight: 0, maxMutatingRequestsInflight: 0,
   controllers: bare ? [] : ['*'],
-  simulatedNodes: bare ? 0 : arg('--nodes', 100),
+  disableControllerManager: external,
+  simulatedNodes: bare || external ? 0 : arg('--nodes', 100),
   simulatedPodStartMs: 100, simulatedPodReadyMs: 100, simulatedPodRunMs: 1000,
 }, { log: () => {} });
 process.stdout.write(`URL ${server.url}\n`);
@@ -22,7 +25,7 @@ const measure = process.argv.indexOf('--measure-writes');
 if (measure > 0) {
   const { ApiWriter, COMPONENTS } = await import('../src/server/controllers/api-writer.js');
   const n = Number(process.argv[measure + 1]);
-  const w = new ApiWriter({ store: server.store, types: server.types, admission: server.deps.admission, log: () => {} }, COMPONENTS.controllerManager);
+  const w = new ApiWriter({ store: server.store, types: server.types, admission: server.deps.admission, caches: server.deps.caches, log: () => {} }, COMPONENTS.controllerManager);
   await w.create('', 'namespaces', undefined, { metadata: { name: 'ceiling' } });
   const t0 = performance.now();
   let next = 0;

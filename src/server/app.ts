@@ -117,7 +117,7 @@ export async function startServer(
     enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins, authorizer: opts.authorizer ?? admissionAuthorizer(authorization),
   });
   for (const p of plugins) admission.add(p);
-  const crds = new CrdController({ store, types, admission, log });
+  const crds = new CrdController({ store, types, admission, caches, log });
   admission.add(crds.terminationAdmission());
   const openapi = new OpenAPIService(types);
   const staticHandler = flags.staticDir ? createStaticHandler(flags.staticDir) : undefined;
@@ -292,10 +292,10 @@ export async function startServer(
     await rememberStoredServices(store);
     await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, serviceCIDRs: flags.serviceClusterIPRange, signal: shutdown.signal });
     // the controllers, scheduler and simulated nodes run while this replica holds their Leases (in kube-system, made just above)
-    const manager = runControllerManager({ store, types, admission, log, signal: shutdown.signal }, {
+    const manager = runControllerManager({ store, types, admission, caches, log, signal: shutdown.signal }, {
       cluster: { controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
       leaderElect: flags.leaderElect, timings: { leaseDurationMs: flags.leaderElectLeaseDurationMs, renewDeadlineMs: flags.leaderElectRenewDeadlineMs, retryPeriodMs: flags.leaderElectRetryPeriodMs },
-      exclusive: etcd === undefined, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), new ServiceCIDRController(deps, { signal: shutdown.signal, log }), termOf(apiServices)],
+      exclusive: etcd === undefined, external: flags.disableControllerManager, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), new ServiceCIDRController(deps, { signal: shutdown.signal, log }), termOf(apiServices)],
     });
     closers.push(() => manager.stop());
     // With several replicas on one etcd only the one winning compact_rev_key's compare-and-swap compacts.

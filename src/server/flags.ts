@@ -90,6 +90,11 @@ export interface ServerFlags {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /**
+   * --disable-controller-manager (k3s's name): the workload controllers, the scheduler and the simulated nodes
+   * run in a separate `npm run controller-manager -- --kubeconfig F`; the server keeps its storage-side ones.
+   */
+  disableControllerManager: boolean;
 }
 
 export class FlagError extends Error {}
@@ -179,6 +184,7 @@ const FLAGS: Record<string, FlagDef> = {
   'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
   'leader-elect-retry-period': def('duration', 'time between attempts to acquire or renew the lease (default 2s)', (f, v) => (f.leaderElectRetryPeriodMs = parseDuration(v, 'leader-elect-retry-period'))),
   'service-cluster-ip-range': def('string', 'CIDR of Service cluster IPs, or an IPv4,IPv6 pair (default 10.96.0.0/12); the default ServiceCIDR `kubernetes` holds it', (f, v) => (f.serviceClusterIPRange = parseServiceRange(v))),
+  'disable-controller-manager': def('bool', 'run no workload controllers, scheduler or simulated nodes here: they run in `npm run controller-manager -- --kubeconfig F` (the garbage collector, namespace and disruption controllers stay in the server)', (f, v) => (f.disableControllerManager = parseBool(v, 'disable-controller-manager'))),
   'allow-unauthenticated-remote': def('bool', 'serve a non-loopback --bind-address although no authentication is configured', (f, v) => (f.allowUnauthenticatedRemote = parseBool(v, 'allow-unauthenticated-remote'))),
 };
 
@@ -230,6 +236,7 @@ export function defaultFlags(): ServerFlags {
     leaderElectLeaseDurationMs: 15_000,
     leaderElectRenewDeadlineMs: 10_000,
     leaderElectRetryPeriodMs: 2_000,
+    disableControllerManager: false,
   };
 }
 

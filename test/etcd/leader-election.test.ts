@@ -163,7 +163,7 @@ describe('a clean shutdown of the leader', () => {
   }, 120_000);
 });
 
-describe('the leader killed mid-scale', () => {
+describe.each([2, 3])('%i replicas, the leader killed mid-scale', (n) => {
   it('another replica takes over within the lease duration; 40 pods in the end, none created twice', async () => {
     const etcd = await etcdForTest();
     const dataDir = mkdtempSync(join(tmpdir(), 'periscope-leader-'));
@@ -174,7 +174,8 @@ describe('the leader killed mid-scale', () => {
     const held = await until(async () => (await lease(leader.url, 'kube-controller-manager'))?.holderIdentity, 'the first replica to lead');
     await until(async () => (await lease(leader.url, 'kube-scheduler'))?.holderIdentity === held, 'the first replica to schedule');
     const logs: string[] = [];
-    const [b, c] = await Promise.all([replica(etcd, logs, true), replica(etcd, logs, true)]);
+    const survivors = await Promise.all(Array.from({ length: n - 1 }, () => replica(etcd, logs, true)));
+    const [b, c] = [survivors[0]!, survivors[n - 2]!];
     await nodesReady(b.url);
     const w = await podWatch(b.url);
     expect((await client(b.url).post('/apis/apps/v1/namespaces/default/deployments', deployment(20))).status).toBe(201);

@@ -29,6 +29,12 @@ const COORDINATION = 'coordination.service.io';
 const RBAC = 'rbac.authorization.service.io';
 const AUTHZ = 'authorization.service.io';
 const AUTHN = 'authentication.service.io';
+const EVENTS = 'events.service.io';
+const STORAGE = 'storage.service.io';
+
+/** bootstrappolicy eventsRule(): what every component needs to record Events. */
+const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], [CORE, EVENTS], ['events']);
+const named = (verbs: string[], groups: string[], resources: string[], names: string[]): PolicyRule => ({ verbs, apiGroups: groups, resources, resourceNames: names });
 
 interface BootstrapRole {
   name: string;
@@ -90,6 +96,44 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
     ],
   },
   {
+    // the controller manager's own identity (its informers, leader election, the service accounts and tokens
+    // of --use-service-account-credentials); the controllers' writes need their own roles on top
+    name: 'system:kube-controller-manager',
+    rules: [
+      eventsRule(),
+      rule(['create'], [COORDINATION], ['leases']),
+      named(['get', 'update'], [COORDINATION], ['leases'], ['kube-controller-manager']),
+      rule(['create'], [CORE], ['secrets', 'serviceaccounts']),
+      rule(['delete'], [CORE], ['secrets']),
+      rule(['get'], [CORE], ['namespaces', 'secrets', 'serviceaccounts', 'configmaps']),
+      rule(['update'], [CORE], ['secrets', 'serviceaccounts']),
+      rule(['create'], [AUTHN], ['tokenreviews']),
+      rule(['create'], [AUTHZ], ['subjectaccessreviews']),
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['create'], [CORE], ['serviceaccounts/token']),
+    ],
+  },
+  {
+    name: 'system:kube-scheduler',
+    rules: [
+      eventsRule(),
+      rule(['create'], [COORDINATION], ['leases']),
+      named(['get', 'update'], [COORDINATION], ['leases'], ['kube-scheduler']),
+      rule(READ, [CORE], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding', 'bindings']),
+      rule(['patch', 'update'], [CORE], ['pods/status']),
+      rule(READ, [CORE], ['services', 'replicationcontrollers']),
+      rule(READ, [APPS], ['replicasets']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      rule(READ, [CORE], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], [AUTHN], ['tokenreviews']),
+      rule(['create'], [AUTHZ], ['subjectaccessreviews']),
+      rule(READ, [STORAGE], ['csinodes', 'csidrivers', 'csistoragecapacities']),
+    ],
+  },
+  {
     // not upstream's bootstrap policy but metrics-server's manifest: this server serves metrics.k8s.io itself
     // (with simulated nodes), so those who may view a namespace may run `kubectl top` there
     name: 'system:aggregated-metrics-reader',
@@ -99,6 +143,7 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
 ];
 
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC, name });
+const user = (name: string): Subject => ({ kind: 'User', apiGroup: RBAC, name });
 
 export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: { name: string; role: string; subjects: Subject[] }[] = [
   { name: 'cluster-admin', role: 'cluster-admin', subjects: [group(SYSTEM_MASTERS)] },
@@ -106,6 +151,8 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: { name: string; role: string; subj
   { name: 'system:basic-user', role: 'system:basic-user', subjects: [group(ALL_AUTHENTICATED)] },
   { name: 'system:public-info-viewer', role: 'system:public-info-viewer', subjects: [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)] },
   { name: 'system:monitoring', role: 'system:monitoring', subjects: [group('system:monitoring')] },
+  { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [user('system:kube-controller-manager')] },
+  { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [user('system:kube-scheduler')] },
 ];
 
 const bootstrapMeta = (name: string, labels: Record<string, string> = {}) => ({

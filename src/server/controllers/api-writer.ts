@@ -14,7 +14,7 @@ import type { RequestScope } from '../http/scope.js';
 import { ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import type { WatchCache } from '../watch/watch-cache.js';
-import { typeForResource, type ControllerDeps } from './controller-support.js';
+import { sharedVersion, typeForResource, type ControllerDeps } from './controller-support.js';
 
 /** Field managers and users of upstream's components. */
 export const COMPONENTS = {
@@ -98,7 +98,8 @@ export class ApiWriter {
     const sub = opts.subresource ?? '';
     const s = this.scope(type, namespace, name, sub);
     for (let i = 0; ; i++) {
-      const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+      // the watch cache's copy of the current version when it has it (copied below): no second decode
+      const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name, undefined, sharedVersion(this.deps, type));
       if (!cur || (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid)) return undefined;
       const next = structuredClone(cur.obj);
       if (!fn(next)) return undefined;

@@ -44,6 +44,11 @@ export class ClusterCache implements FeedListener {
     this.handlers.set(kind, list);
   }
 
+  /** The kinds held (what a remote feed lists and watches). */
+  kinds(): KindId[] {
+    return [...this.objects.keys()];
+  }
+
   get(kind: KindId, namespace: string | undefined, name: string): KubeObject | undefined {
     return this.objects.get(kind)?.get(nsName(namespace, name));
   }

@@ -1,12 +1,13 @@
 // Starts the simulated cluster: the workload controllers named by --controllers (kube-controller-manager's
 // names), and with --simulated-nodes N the nodes, the scheduler and their kubelets; all share one informer
 // cache on the object feed and write through the API as the upstream component they stand for.
-import { ApiWriter, COMPONENTS } from './api-writer.js';
+import { ApiWriter, COMPONENTS, type Component as WriterComponent } from './api-writer.js';
+import type { Component, ControllerClient } from './client.js';
 import { ClusterCache } from './cluster-cache.js';
 import type { ControllerDeps } from './controller-support.js';
 import { DeploymentController } from './deployment-controller.js';
 import { EventRecorder, EventTtl } from './event-recorder.js';
-import { ObjectFeed } from './object-feed.js';
+import { ObjectFeed, type Feed } from './object-feed.js';
 import type { ClusterContext, Reconciler } from './reconciler.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import { Scheduler } from './scheduler.js';
@@ -81,21 +82,56 @@ export interface SimulatedCluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): Promise<SimulatedCluster> {
-  const feed = new ObjectFeed(deps.store, deps.log, deps.signal);
+/**
+ * How the cluster's components reach the API: in-process (the watch caches and the server's write path) or
+ * remote (HTTP with a kubeconfig's credentials, src/client).
+ */
+export interface ClusterTransport {
+  log: (line: string) => void;
+  /** The term: aborted when this replica stops leading, or shuts down (writes stop, start-up ends). */
+  signal?: AbortSignal;
+  /** A client writing as `c` (its user and field manager). */
+  client(c: Component): ControllerClient;
+  /** The informer feed of `cache`'s kinds. */
+  feed(cache: ClusterCache): Feed;
+  /** The resource quota controller counts objects in the store: in-process only. */
+  quota?: (ctx: ClusterContext) => Reconciler;
+}
+
+/** The in-process transport: the API server's watch caches and write path. */
+export function inProcessTransport(deps: ControllerDeps): ClusterTransport {
+  return {
+    log: deps.log,
+    signal: deps.signal,
+    client: (c) => new ApiWriter(deps, c as WriterComponent),
+    feed: (cache) => {
+      const feed = new ObjectFeed(deps, deps.log, deps.signal);
+      feed.subscribe(cache);
+      return feed;
+    },
+    quota: (ctx) => new ResourceQuotaController(ctx, deps.store, deps.types),
+  };
+}
+
+export function startCluster(deps: ControllerDeps, opts: ClusterOptions): Promise<SimulatedCluster> {
+  return startClusterWith(inProcessTransport(deps), opts);
+}
+
+export async function startClusterWith(t: ClusterTransport, opts: ClusterOptions): Promise<SimulatedCluster> {
   const cache = new ClusterCache();
   const now = opts.now ?? Date.now;
-  const kcm = new ApiWriter(deps, COMPONENTS.controllerManager);
+  const kcm = t.client(COMPONENTS.controllerManager);
+  let feed: Feed | undefined;
   const ctx: ClusterContext = {
     cache,
     writer: kcm,
-    events: new EventRecorder(kcm, { component: 'controllermanager' }, deps.log),
+    events: new EventRecorder(kcm, { component: 'controllermanager' }, t.log),
     now,
-    log: deps.log,
-    caughtUp: (rv) => feed.caughtUp(rv),
+    log: t.log,
+    caughtUp: (rv, objs) => feed?.caughtUp(rv, objs) ?? Promise.resolve(),
   };
   // each controller reports under its own component name, as upstream's recorders do
-  const recorder = (component: string) => new EventRecorder(kcm, { component }, deps.log);
+  const recorder = (component: string) => new EventRecorder(kcm, { component }, t.log);
   const roles = opts.roles ?? { controllerManager: true, scheduler: true };
   const on = (name: string) => roles.controllerManager && controllerEnabled(opts.controllers, name);
   const controllers: Reconciler[] = [];
@@ -112,35 +148,38 @@ export async function startCluster(deps: ControllerDeps, opts: ClusterOptions): 
   if (on('replicationcontroller-controller'))
     controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
   if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }, opts.hpaSyncPeriodMs));
-  if (on('resourcequota-controller')) controllers.push(new ResourceQuotaController(ctx, deps.store, deps.types));
+  if (on('resourcequota-controller')) {
+    if (t.quota) controllers.push(t.quota(ctx));
+    else t.log('resourcequota-controller: runs inside the API server only (it counts stored objects); not started here');
+  }
   let nodes: SimulatedNodes | undefined;
   if (opts.simulatedNodes > 0 && roles.scheduler) {
-    const scheduler = new ApiWriter(deps, COMPONENTS.scheduler);
-    controllers.push(new Scheduler(ctx, scheduler, new EventRecorder(scheduler, { component: 'default-scheduler' }, deps.log)));
+    const scheduler = t.client(COMPONENTS.scheduler);
+    controllers.push(new Scheduler(ctx, scheduler, new EventRecorder(scheduler, { component: 'default-scheduler' }, t.log)));
   }
   if (opts.simulatedNodes > 0 && roles.controllerManager) {
-    const kubelet = new ApiWriter(deps, COMPONENTS.kubelet);
+    const kubelet = t.client(COMPONENTS.kubelet);
     const byNode = new Map<string, EventRecorder>();
     const eventsFor = (node: string) => {
       let r = byNode.get(node);
-      if (!r) byNode.set(node, (r = new EventRecorder(kubelet, { component: 'kubelet', host: node }, deps.log)));
+      if (!r) byNode.set(node, (r = new EventRecorder(kubelet, { component: 'kubelet', host: node }, t.log)));
       return r;
     };
     controllers.push(new SimulatedKubelet(ctx, kubelet, eventsFor, { ...DEFAULT_KUBELET_TIMINGS, ...Object.fromEntries(Object.entries(opts.kubelet ?? {}).filter(([, v]) => v !== undefined)) }));
-    nodes = new SimulatedNodes(kubelet, opts.simulatedNodes, deps.log);
+    nodes = new SimulatedNodes(kubelet, opts.simulatedNodes, t.log);
   }
-  const ttl = controllers.length > 0 && roles.controllerManager ? new EventTtl(cache, kcm, opts.eventTtlMs, now, deps.log) : undefined;
+  const ttl = controllers.length > 0 && roles.controllerManager ? new EventTtl(cache, kcm, opts.eventTtlMs, now, t.log) : undefined;
   for (const kind of ['core/pods', 'core/nodes']) cache.on(kind);
-  feed.subscribe(cache);
+  feed = t.feed(cache);
   await feed.start();
-  if (!deps.signal?.aborted) await nodes?.start();
+  if (!t.signal?.aborted) await nodes?.start();
   ttl?.start();
   return {
     cache,
     living: clusterLives(opts.controllers, opts.simulatedNodes),
     controllers,
     async stop() {
-      feed.stop();
+      feed?.stop();
       nodes?.stop();
       ttl?.stop();
       await Promise.all(controllers.map((c) => c.stop()));

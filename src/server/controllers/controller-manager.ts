@@ -9,10 +9,11 @@
 // Leases in kube-node-lease stay heartbeats, as upstream's, not an election). Each term starts them afresh from the
 // store, as upstream's controller manager starts its informers only once elected.
 import type { FeedListener } from './object-feed.js';
-import { ApiWriter, COMPONENTS } from './api-writer.js';
-import { startCluster, type ClusterOptions, type SimulatedCluster } from './cluster.js';
+import { ApiWriter, COMPONENTS, type Component as WriterComponent } from './api-writer.js';
+import type { Component, ControllerClient } from './client.js';
+import { startCluster, type ClusterOptions } from './cluster.js';
 import type { ControllerDeps } from './controller-support.js';
-import { startDeletionControllers, type DeletionControllers } from './deletion.js';
+import { startDeletionControllers } from './deletion.js';
 import {
   CONTROLLER_MANAGER_LEASE,
   LEADER_ELECTION_NAMESPACE,
@@ -31,6 +32,13 @@ export interface ControllerManagerOptions {
   /** The store belongs to this process alone (memory, SQLite): a Lease left by a previous run is taken at once. */
   exclusive: boolean;
   identity?: string;
+  /**
+   * --disable-controller-manager: the workload controllers, the scheduler and the simulated nodes run in a
+   * controller manager of their own (`npm run controller-manager`); this server keeps only the controllers that
+   * work on its storage (garbage collector, namespace, disruption, pod grace periods, the listeners below),
+   * elected under the Lease kube-system/periscope-apiserver-controllers.
+   */
+  external?: boolean;
   /** More listeners on the deletion controllers' feed, made anew for each term. */
   listeners?: () => (FeedListener & { stop(): Promise<void> })[];
 }
@@ -53,10 +61,10 @@ interface Part<T extends { stop(): Promise<void> }> {
   started: Promise<T | undefined>;
 }
 
-function startPart<T extends { stop(): Promise<void> }>(deps: ControllerDeps, log: (l: string) => void, what: string, start: (deps: ControllerDeps) => Promise<T>): Part<T> {
+function startPart<T extends { stop(): Promise<void> }>(base: AbortSignal | undefined, log: (l: string) => void, what: string, start: (signal: AbortSignal) => Promise<T>): Part<T> {
   const ac = new AbortController();
-  const signal = deps.signal ? AbortSignal.any([deps.signal, ac.signal]) : ac.signal;
-  const started = start({ ...deps, signal }).catch((e) => {
+  const signal = base ? AbortSignal.any([base, ac.signal]) : ac.signal;
+  const started = start(signal).catch((e) => {
     log(`${what} failed to start: ${(e as Error).message}`);
     return undefined;
   });
@@ -69,26 +77,55 @@ async function stopPart<T extends { stop(): Promise<void> }>(p: Part<T> | undefi
   await (await p.started)?.stop();
 }
 
+/** What a controller manager starts for each term, in process or against a remote API server. */
+export interface ManagerParts {
+  log: (line: string) => void;
+  /** Aborted on shutdown. */
+  signal?: AbortSignal;
+  /** The client of a component's Lease (it outlives the shutdown signal: the release comes after it). */
+  leaseClient(c: Component): ControllerClient;
+  /** The deletion controllers (garbage collector, namespace, disruption, pod grace): in process only. */
+  startDeletion?(signal: AbortSignal): Promise<{ stop(): Promise<void> }>;
+  startCluster(roles: Roles, signal: AbortSignal): Promise<{ stop(): Promise<void> }>;
+}
+
 export function runControllerManager(deps: ControllerDeps, opts: ControllerManagerOptions): ControllerManager {
+  return runManager(
+    {
+      log: deps.log,
+      signal: deps.signal,
+      leaseClient: (c) => new ApiWriter({ ...deps, signal: undefined }, c as WriterComponent),
+      startDeletion: (signal) => startDeletionControllers({ ...deps, signal }, opts.listeners?.() ?? [], opts.cluster.controllers),
+      startCluster: (roles, signal) =>
+        opts.external ? Promise.resolve({ stop: () => Promise.resolve() }) : startCluster({ ...deps, signal }, { ...opts.cluster, roles }),
+    },
+    opts.external ? { ...opts, cluster: { ...opts.cluster, simulatedNodes: 0 }, leaseName: APISERVER_CONTROLLERS_LEASE } : opts,
+  );
+}
+
+/** The Lease of a server's storage-side controllers when the controller manager runs on its own (ours). */
+export const APISERVER_CONTROLLERS_LEASE = 'periscope-apiserver-controllers';
+
+export function runManager(parts: ManagerParts, opts: Omit<ControllerManagerOptions, 'listeners'> & { leaseName?: string }): ControllerManager {
   const identity = opts.identity ?? leaderIdentity();
-  const log = deps.log;
+  const log = parts.log;
   const want: Roles = { controllerManager: !opts.leaderElect, scheduler: !opts.leaderElect };
   let running: Roles = { controllerManager: false, scheduler: false };
-  let deletion: Part<DeletionControllers> | undefined;
-  let cluster: Part<SimulatedCluster> | undefined;
+  let deletion: Part<{ stop(): Promise<void> }> | undefined;
+  let cluster: Part<{ stop(): Promise<void> }> | undefined;
   let chain = Promise.resolve();
   let ready = false;
 
   // one transition at a time; each brings what runs in line with the Leases held at that moment
   const sync = async (): Promise<void> => {
     const w = { ...want };
-    if (w.controllerManager !== running.controllerManager) {
+    if (w.controllerManager !== running.controllerManager && parts.startDeletion) {
       await stopPart(deletion);
-      deletion = w.controllerManager ? startPart(deps, log, 'deletion controllers', (d) => startDeletionControllers(d, opts.listeners?.() ?? [], opts.cluster.controllers)) : undefined;
+      deletion = w.controllerManager ? startPart(parts.signal, log, 'deletion controllers', (signal) => parts.startDeletion!(signal)) : undefined;
     }
     if (w.controllerManager !== running.controllerManager || w.scheduler !== running.scheduler) {
       await stopPart(cluster);
-      cluster = w.controllerManager || w.scheduler ? startPart(deps, log, 'controllers', (d) => startCluster(d, { ...opts.cluster, roles: w })) : undefined;
+      cluster = w.controllerManager || w.scheduler ? startPart(parts.signal, log, 'controllers', (signal) => parts.startCluster(w, signal)) : undefined;
     }
     running = w;
   };
@@ -99,7 +136,7 @@ export function runControllerManager(deps: ControllerDeps, opts: ControllerManag
 
   const electors: LeaderElector[] = [];
   if (opts.leaderElect) {
-    const elect = (name: string, writer: ApiWriter, role: keyof Roles) =>
+    const elect = (name: string, writer: ControllerClient, role: keyof Roles) =>
       new LeaderElector({
         ...opts.timings,
         lock: new LeaseLock(writer, LEADER_ELECTION_NAMESPACE, name),
@@ -116,11 +153,9 @@ export function runControllerManager(deps: ControllerDeps, opts: ControllerManag
           apply(); // stop acting at once (upstream exits the process here)
         },
       });
-    // the Lease writers outlive the shutdown signal: the release comes after it
-    const leaseDeps = { ...deps, signal: undefined };
-    electors.push(elect(CONTROLLER_MANAGER_LEASE, new ApiWriter(leaseDeps, COMPONENTS.controllerManager), 'controllerManager'));
+    electors.push(elect(opts.leaseName ?? CONTROLLER_MANAGER_LEASE, parts.leaseClient(COMPONENTS.controllerManager), 'controllerManager'));
     // the scheduler has nothing to schedule without simulated nodes (it does not run then)
-    if (opts.cluster.simulatedNodes > 0) electors.push(elect(SCHEDULER_LEASE, new ApiWriter(leaseDeps, COMPONENTS.scheduler), 'scheduler'));
+    if (opts.cluster.simulatedNodes > 0) electors.push(elect(SCHEDULER_LEASE, parts.leaseClient(COMPONENTS.scheduler), 'scheduler'));
     for (const e of electors) e.run();
   }
   // a single replica gets both Leases on its first attempts: wait for them so it starts its controllers once

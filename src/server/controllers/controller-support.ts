@@ -2,17 +2,21 @@
 // read-modify-write of one object with compare-and-swap retries.
 import { StatusError } from '../../api/status.js';
 import type { AdmissionChain } from '../http/admission.js';
+import { typePrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
+import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { parseKey } from './object-feed.js';
 
 export interface ControllerDeps {
   store: RevisionedStore;
   types: TypeRegistry;
   admission: AdmissionChain;
+  /** The API server's watch caches: the in-process controllers read their decoded objects (ObjectFeed). */
+  caches: WatchCacheSet;
   log: (line: string) => void;
   /** Aborted when the server shuts down: a start-up scan still paging through the store stops. */
   signal?: AbortSignal;
@@ -57,6 +61,15 @@ export function typeForOwner(types: TypeRegistry, ref: Pick<OwnerReference, 'api
     fallback ??= t;
   }
   return fallback;
+}
+
+/**
+ * The watch cache's decoded copy of a stored version, if it holds exactly that one (ResourceStore.read's
+ * `shared`): a read for a read-modify-write that copies anyway needs no decode of its own.
+ */
+export function sharedVersion(deps: Pick<ControllerDeps, 'caches'>, type: ResourceType): (key: string, modRevision: number) => KubeObject | undefined {
+  const cache = deps.caches.get(typePrefix(type));
+  return (key, modRevision) => cache.objectAt(key, modRevision);
 }
 
 export const isGoneOrChanged = (e: unknown): boolean => e instanceof StatusError && (e.code === 404 || e.code === 409);

@@ -22,7 +22,7 @@ export interface DeletionControllers {
  * the garbage collector, namespace and disruption controllers go by upstream's names.
  */
 export async function startDeletionControllers(deps: ControllerDeps, more: FeedListener[] = [], controllers: string[] = ['*']): Promise<DeletionControllers> {
-  const feed = new ObjectFeed(deps.store, deps.log, deps.signal);
+  const feed = new ObjectFeed(deps, deps.log, deps.signal);
   const gc = new GarbageCollector(deps, feed);
   const namespaces = new NamespaceController(deps);
   const pods = new PodGraceController(deps);

@@ -3,7 +3,8 @@
 // bumped on one Event instead of a new one each time), and TTL cleanup (kube-apiserver --event-ttl, 1h).
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import { StoppedError, type ApiWriter } from './api-writer.js';
+import { StoppedError } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 import type { ClusterCache } from './cluster-cache.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -19,7 +20,7 @@ export class EventRecorder {
   private pending = 0;
 
   constructor(
-    private writer: ApiWriter,
+    private writer: ControllerClient,
     private source: { component: string; host?: string },
     private log: (l: string) => void,
   ) {}
@@ -96,7 +97,7 @@ export class EventTtl {
 
   constructor(
     private cache: ClusterCache,
-    private writer: ApiWriter,
+    private writer: ControllerClient,
     private ttlMs: number,
     private now: () => number,
     private log: (l: string) => void,

@@ -12,6 +12,7 @@ import {
   isGoneOrChanged,
   mutateObject,
   removeFinalizer,
+  sharedVersion,
   targetForKey,
   typeForOwner,
   type ControllerDeps,
@@ -173,7 +174,7 @@ export class GarbageCollector implements FeedListener {
       }
       let owner;
       try {
-        owner = await new ResourceStore(t, this.deps.store).read(t.scope === 'Namespaced' ? namespace : undefined, ref.name);
+        owner = await new ResourceStore(t, this.deps.store).read(t.scope === 'Namespaced' ? namespace : undefined, ref.name, undefined, sharedVersion(this.deps, t)); // read only
       } catch {
         solid.push(ref); // unreadable owner: do not guess
         continue;

@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KubeObject } from '../registry/types.js';
-import { isAlreadyExists, isConflict, type ApiWriter } from './api-writer.js';
+import { isAlreadyExists, isConflict } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 
 export interface LeaseTimings {
   /** --leader-elect-lease-duration: how long non-leaders wait after the last observed change before taking over. */
@@ -80,7 +81,7 @@ export class LeaseLock {
   private lease?: KubeObject;
 
   constructor(
-    private writer: ApiWriter,
+    private writer: ControllerClient,
     readonly namespace: string,
     readonly name: string,
   ) {}

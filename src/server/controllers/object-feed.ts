@@ -1,9 +1,14 @@
-// One store watch over every object of every type, decoded once and shared by the deletion controllers
-// (garbage collector, namespace controller, pod grace periods). Starts with a consistent listing of the whole
-// store and re-lists (onSync again) whenever the watch breaks, so consumers rebuild their state from the store.
-import { decodeFromStorage } from '../registry/resource-store.js';
+// One view of every object of every type for the in-process controllers (garbage collector, namespace
+// controller, pod grace periods, the workload controllers' informer cache): the API server's own watch caches,
+// not a store watch of its own. The objects handed out are the watch cache's decoded copies, shared read-only
+// with every API reader and watcher, so each object version is decoded once per process (upstream's in-process
+// informers on the loopback client decode their own copy; sharing the cache is what a single-threaded server
+// affords). Listeners must never change an object they are given: they copy before editing (ApiWriter.mutate).
+// Starts with a snapshot of every type's cache and re-lists (onSync again) whenever a cache reloads.
+import { typePrefix } from '../registry/keys.js';
+import type { TypeRegistry } from '../registry/registry.js';
 import type { KubeObject } from '../registry/types.js';
-import type { KeyValue, RevisionedStore, StoreError, StoreEvent, StoreWatch } from '../storage/types.js';
+import type { CacheEvent, WatchCacheSet } from '../watch/watch-cache.js';
 
 export const REGISTRY_PREFIX = '/registry/';
 
@@ -18,7 +23,7 @@ export interface FeedEvent extends FeedItem {
   type: 'put' | 'delete';
   /** A put that created the key. */
   created: boolean;
-  /** For a put: the state before (undefined for a create); decoded on first use. */
+  /** For a put: the state before (undefined for a create). */
   readonly prev?: KubeObject;
 }
 
@@ -26,6 +31,18 @@ export interface FeedListener {
   /** The complete current state (at start and after every re-list). */
   onSync(items: FeedItem[]): void;
   onEvent(ev: FeedEvent): void;
+}
+
+/** What the controllers read through: the in-process feed (shared watch caches) or a remote one (list/watch over HTTP). */
+export interface Feed {
+  subscribe(l: FeedListener): void;
+  start(): Promise<void>;
+  /**
+   * Resolves once every change up to `rev` has been delivered (so listeners' indexes include it), or on stop;
+   * `objs`, the written objects, let a feed of several watches wait on their kinds' watches only.
+   */
+  caughtUp(rev: number, objs?: readonly ({ apiVersion?: string; kind?: string } | undefined)[]): Promise<void>;
+  stop(): void;
 }
 
 /** Where a key lives: group ('' for core), plural, namespace ('' for cluster-scoped) and name. */
@@ -37,48 +54,45 @@ export function parseKey(key: string): { group: string; plural: string; namespac
   return undefined;
 }
 
-function decode(kv: KeyValue | undefined): KubeObject | undefined {
-  if (!kv || kv.value.length === 0) return undefined;
-  try {
-    return decodeFromStorage(kv);
-  } catch {
-    return undefined;
-  }
+/** The watch caches the feed reads (the API server's). */
+export interface SharedCaches {
+  caches: WatchCacheSet;
+  types: TypeRegistry;
 }
 
-function putEvent(e: StoreEvent): FeedEvent {
-  let prev: KubeObject | undefined;
-  let decoded = false;
-  return {
-    type: 'put',
-    key: e.kv.key,
-    obj: decode(e.kv),
-    created: e.kv.createRevision === e.kv.modRevision,
-    get prev() {
-      if (!decoded) {
-        prev = decode(e.prevKv);
-        decoded = true;
-      }
-      return prev;
-    },
-  };
+/** One type's cache as the feed follows it. */
+interface Stream {
+  prefix: string;
+  /** Every change up to here was delivered (events, or the cache's progress). */
+  rev: number;
+  unwatch?: () => void;
 }
 
-export class ObjectFeed {
+/** Deep-freezes shared objects when PERISCOPE_FREEZE_SHARED=1 (tests: a listener writing into one throws). */
+const FREEZE = process.env['PERISCOPE_FREEZE_SHARED'] === '1';
+function freeze<T>(o: T): T {
+  if (!FREEZE || o === null || typeof o !== 'object' || Object.isFrozen(o)) return o;
+  Object.freeze(o);
+  for (const v of Object.values(o as object)) freeze(v);
+  return o;
+}
+
+export class ObjectFeed implements Feed {
   private listeners: FeedListener[] = [];
-  private watch?: StoreWatch;
+  private streams = new Map<string, Stream>();
   private stopped = false;
   private retry?: NodeJS.Timeout;
-  private rev = 0;
   private waiters: { rev: number; resolve: () => void }[] = [];
+  /** Events that arrived while listeners were still taking the snapshot (delivered right after). */
+  private pending?: FeedEvent[];
+  private generation = 0;
+  private offTypes?: () => void;
 
   constructor(
-    private store: RevisionedStore,
+    private shared: SharedCaches,
     private log: (l: string) => void = () => {},
     signal?: AbortSignal,
   ) {
-    // a shutdown during the start-up scan of a large store ends it at the next page (close() waits for
-    // the scan's end: at 1M objects SIGTERM otherwise took minutes)
     if (signal?.aborted) this.stopped = true;
     else signal?.addEventListener('abort', () => this.stop(), { once: true });
   }
@@ -87,47 +101,102 @@ export class ObjectFeed {
     this.listeners.push(l);
   }
 
+  private prefixes(): Set<string> {
+    return new Set(this.shared.types.all().map((t) => typePrefix(t)));
+  }
+
   async start(): Promise<void> {
+    const gen = ++this.generation;
+    for (const s of this.streams.values()) s.unwatch?.();
+    this.streams.clear();
+    const prefixes = [...this.prefixes()];
+    // the server starts every cache before it is ready; a cache still loading (a CRD's) is waited for
+    await Promise.all(prefixes.map((p) => this.shared.caches.get(p).start()));
+    if (this.stopped || gen !== this.generation) return;
+    // the snapshot and the watch registration in one turn: nothing falls between them
     const items: FeedItem[] = [];
-    let startKey: string | undefined;
-    let revision: number | undefined;
-    for (;;) {
-      const page = await this.store.range({ prefix: REGISTRY_PREFIX, startKey, limit: 500, revision, lenient: true, count: false });
-      if (this.stopped) return;
-      revision = page.revision;
-      for (const kv of page.kvs) items.push({ key: kv.key, obj: decode(kv) });
-      if (!page.more || page.kvs.length === 0) break;
-      startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
-      // a page at a time, so requests are served while a large store is listed (an in-process
-      // store's range resolves without ever yielding to the event loop)
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    this.pending = [];
+    for (const p of prefixes) {
+      const cache = this.shared.caches.get(p);
+      for (const [key, obj] of cache.objects) items.push({ key, obj: freeze(obj) });
+      this.follow(p, cache.revision, gen, false);
     }
-    if (this.stopped) return;
     for (const l of this.listeners) {
       l.onSync(items);
       await new Promise<void>((resolve) => setImmediate(resolve)); // each controller's indexing in its own turn
-      if (this.stopped) return;
+      if (this.stopped || gen !== this.generation) return;
     }
-    this.advance(revision!);
-    this.watch = this.store.watch(REGISTRY_PREFIX, revision!, {
-      onEvents: (evs: StoreEvent[]) => {
-        for (const e of evs) {
-          const ev = e.type === 'delete' ? { type: 'delete' as const, key: e.kv.key, obj: decode(e.kv), created: false } : putEvent(e);
-          for (const l of this.listeners) l.onEvent(ev);
-        }
-        if (evs.length > 0) this.advance(evs[evs.length - 1]!.revision);
+    const queued = this.pending;
+    this.pending = undefined;
+    for (const ev of queued) this.deliver(ev);
+    this.offTypes ??= this.shared.types.onChange(() => this.typesChanged());
+    this.wake();
+  }
+
+  /** Follows one type's cache from `rev` (its events after the snapshot). */
+  private follow(prefix: string, rev: number, gen: number, late: boolean): void {
+    const cache = this.shared.caches.get(prefix);
+    const stream: Stream = { prefix, rev };
+    this.streams.set(prefix, stream);
+    stream.unwatch = cache.watch(prefix, rev, {
+      push: (ev: CacheEvent) => {
+        if (gen !== this.generation) return true;
+        const fe: FeedEvent =
+          ev.type === 'DELETED'
+            ? { type: 'delete', key: ev.key, obj: freeze(ev.obj), created: false }
+            : { type: 'put', key: ev.key, obj: freeze(ev.obj), created: ev.type === 'ADDED' || late, prev: freeze(ev.prevObj) };
+        if (this.pending) this.pending.push(fe);
+        else this.deliver(fe);
+        if (ev.revision > stream.rev) stream.rev = ev.revision;
+        this.wake();
+        return true;
       },
-      onProgress: (r) => this.advance(r),
-      onError: (err: StoreError) => {
-        if (this.stopped) return;
-        this.log(`object feed: watch ended (${err.message}); re-listing`);
+      progress: (r) => {
+        if (r > stream.rev) stream.rev = r;
+        this.wake();
+      },
+      onClose: (reason) => {
+        if (this.stopped || gen !== this.generation || this.streams.get(prefix) !== stream) return;
+        this.streams.delete(prefix);
+        // a type removed (CRD deleted) just ends; a cache that reloaded needs everything listed again
+        if (!this.prefixes().has(prefix)) return this.wake();
+        this.log(`object feed: watch of ${prefix} ended (${reason}); re-listing`);
         this.scheduleRestart();
       },
     });
   }
 
+  private deliver(ev: FeedEvent): void {
+    for (const l of this.listeners) l.onEvent(ev);
+  }
+
+  /** A type served later (a CRD established): its objects arrive as creates, then its changes. */
+  private typesChanged(): void {
+    if (this.stopped || this.pending) return;
+    const gen = this.generation;
+    for (const p of this.prefixes()) {
+      if (this.streams.has(p)) continue;
+      const cache = this.shared.caches.get(p);
+      this.streams.set(p, { prefix: p, rev: 0 }); // reserved while the cache loads
+      void cache
+        .start()
+        .then(() => {
+          if (this.stopped || gen !== this.generation) return;
+          for (const [key, obj] of cache.objects) this.deliver({ type: 'put', key, obj: freeze(obj), created: true });
+          this.follow(p, cache.revision, gen, true);
+          this.wake();
+        })
+        .catch((e) => {
+          this.streams.delete(p);
+          this.log(`object feed: ${p}: ${(e as Error).message}`);
+        });
+    }
+  }
+
   private scheduleRestart(): void {
+    if (this.retry) return;
     this.retry = setTimeout(() => {
+      this.retry = undefined;
       if (this.stopped) return;
       this.start().catch((e) => {
         this.log(`object feed: re-list failed: ${(e as Error).message}`);
@@ -137,25 +206,33 @@ export class ObjectFeed {
     this.retry.unref();
   }
 
-  private advance(rev: number): void {
-    if (rev <= this.rev) return;
-    this.rev = rev;
+  private delivered(): number {
+    if (this.pending) return 0;
+    let min = Infinity;
+    for (const s of this.streams.values()) if (s.rev < min) min = s.rev;
+    return min === Infinity ? 0 : min;
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const rev = this.delivered();
     const still = this.waiters.filter((w) => w.rev > rev);
     for (const w of this.waiters) if (w.rev <= rev) w.resolve();
     this.waiters = still;
   }
 
-  /** Resolves once every change up to `rev` has been delivered (so listeners' indexes include it), or on stop. */
   caughtUp(rev: number): Promise<void> {
-    if (rev <= this.rev || this.stopped) return Promise.resolve();
+    if (this.stopped || rev <= this.delivered()) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ rev, resolve }));
   }
 
   stop(): void {
     this.stopped = true;
+    this.offTypes?.();
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
     if (this.retry) clearTimeout(this.retry);
-    this.watch?.stop();
+    for (const s of this.streams.values()) s.unwatch?.();
+    this.streams.clear();
   }
 }

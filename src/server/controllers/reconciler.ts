@@ -1,7 +1,7 @@
 // The shape every simulated-cluster controller shares: informer handlers queue `namespace/name` keys on a
 // de-duplicating work queue; sync(key) reconciles one object from the cache and writes through the API.
 import type { KubeObject } from '../registry/types.js';
-import type { ApiWriter } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 import type { ClusterCache } from './cluster-cache.js';
 import type { EventRecorder } from './event-recorder.js';
 import { WorkQueue } from './work-queue.js';
@@ -9,19 +9,22 @@ import { WorkQueue } from './work-queue.js';
 export interface ClusterContext {
   cache: ClusterCache;
   /** Writes as kube-controller-manager. */
-  writer: ApiWriter;
+  writer: ControllerClient;
   events: EventRecorder;
   now: () => number;
   log: (line: string) => void;
-  /** Resolves once the cache holds every write up to this resourceVersion (upstream's expectations, simpler). */
-  caughtUp: (rv: number) => Promise<void>;
+  /**
+   * Resolves once the cache holds every write up to this resourceVersion (upstream's expectations, simpler);
+   * `objs` are the written objects (a remote feed waits on the watches of their kinds only).
+   */
+  caughtUp: (rv: number, objs?: readonly (KubeObject | undefined)[]) => Promise<void>;
 }
 
 /** Waits until the cache has seen the given written objects. */
 export async function settle(ctx: ClusterContext, objs: (KubeObject | undefined)[]): Promise<void> {
   let max = 0;
   for (const o of objs) max = Math.max(max, Number(o?.metadata?.resourceVersion ?? 0) || 0);
-  if (max > 0) await ctx.caughtUp(max);
+  if (max > 0) await ctx.caughtUp(max, objs);
 }
 
 export const keyOf = (ns: string | undefined, name: string | undefined): string => `${ns ?? ''}/${name ?? ''}`;

@@ -5,7 +5,7 @@
 import { parseQuantity } from '../registry/schema/quantity.js';
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import type { ApiWriter } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 import type { EventRecorder } from './event-recorder.js';
 import { condition, isPodActive, setCondition, spec, status } from './pod-util.js';
 import { Reconciler, splitKey, type ClusterContext } from './reconciler.js';
@@ -96,7 +96,7 @@ export class Scheduler extends Reconciler {
 
   constructor(
     ctx: ClusterContext,
-    private writer: ApiWriter,
+    private writer: ControllerClient,
     private events: EventRecorder,
   ) {
     // one pod at a time, as upstream's scheduling cycle: each decision sees the room the previous one took

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import type { ApiWriter } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 import type { EventRecorder } from './event-recorder.js';
 import { setCondition, spec, status } from './pod-util.js';
 import { Reconciler, splitKey, type ClusterContext } from './reconciler.js';
@@ -74,7 +74,7 @@ export class SimulatedKubelet extends Reconciler {
 
   constructor(
     ctx: ClusterContext,
-    private writer: ApiWriter,
+    private writer: ControllerClient,
     private eventsFor: (node: string) => EventRecorder,
     private t: KubeletTimings,
   ) {

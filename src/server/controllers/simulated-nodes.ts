@@ -2,7 +2,8 @@
 // alive by the kubelet's Lease heartbeats in kube-node-lease (renewed every 10s, 40s lease as upstream).
 import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
-import { isAlreadyExists, type ApiWriter } from './api-writer.js';
+import { isAlreadyExists } from './api-writer.js';
+import type { ControllerClient } from './client.js';
 
 import { SIMULATED_ANNOTATION } from '../sim/nodes.js';
 
@@ -53,7 +54,7 @@ export class SimulatedNodes {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private kubelet: ApiWriter,
+    private kubelet: ControllerClient,
     private count: number,
     private log: (l: string) => void,
   ) {}

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../api/status.js';
 import { FEATURE_DEFAULTS, FEATURE_STAGES, type FeatureGates, type FeatureName } from '../features.js';
 import { typePrefix } from '../registry/keys.js';
+import { storageDecodes } from '../registry/decode-count.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { VERSION_INFO } from '../version.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
@@ -98,6 +99,11 @@ export class ApiMetrics {
     out.push('# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind.');
     out.push('# TYPE apiserver_storage_objects gauge');
     for (const [name, n] of stored.sort((a, b) => (a[0] < b[0] ? -1 : 1))) out.push(`apiserver_storage_objects${labels({ resource: name })} ${n}`);
+
+    // ours: each object version should be decoded once per process (the watch cache's copy, shared)
+    out.push('# HELP periscope_storage_decodes_total Number of stored objects this process decoded (each object version should be decoded once per process).');
+    out.push('# TYPE periscope_storage_decodes_total counter');
+    out.push(`periscope_storage_decodes_total ${storageDecodes()}`);
 
     out.push('# HELP kubernetes_build_info [ALPHA] A metric with a constant \'1\' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.');
     out.push('# TYPE kubernetes_build_info gauge');

@@ -1,5 +1,6 @@
 // Object semantics on top of the revisioned store for one resource type:
 // identity and timestamps, generation, resourceVersion, CAS updates, status handling, two-phase delete.
+import { countDecode } from './decode-count.js';
 import { randomUUID } from 'node:crypto';
 import { deepEqual } from '../../api/merge-patch.js';
 import { errors, StatusError, type Target } from '../../api/status.js';
@@ -70,6 +71,7 @@ function checkStoredSize(bytes: Uint8Array): void {
 }
 
 export function decodeFromStorage(kv: KeyValue): KubeObject {
+  countDecode();
   let obj: KubeObject;
   try {
     obj = JSON.parse(textDecoder.decode(kv.value)) as KubeObject;
