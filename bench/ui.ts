@@ -429,7 +429,7 @@ export async function benchUi(): Promise<void> {
       }
     }
     if (OVERVIEW_ONLY) return;
-    const logs = await measureLogs(browser, `${root}dist`, longestTask);
+    const logs = await measureLogs(browser, `${root}dist-bench`, longestTask);
     console.log(
       `ui logs-follow longest-task@${LOG_LINES_PER_SECOND}lines/s ${Math.round(logs.longest || logs.maxFrame)}ms over ${LOG_WINDOW_MS / 1000}s (goal < 50ms) max-frame ${Math.round(logs.maxFrame)}ms; ` +
         `heap ${logs.heapEarly.toFixed(1)}MB after 20s, ${logs.heapEnd.toFixed(1)}MB at ${LOG_WINDOW_MS / 1000}s (bounded: the view keeps the last 50k lines) · ${logs.kept.trim()}`,

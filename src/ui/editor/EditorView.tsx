@@ -3,7 +3,7 @@
 // patch, JSON patch, strategic merge patch or replace. Every save is a dry run first.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiVersionOf, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
-import { api } from '../api.js';
+import { useObjectReader } from '../data/queries.js';
 import { describeError, TraceId } from '../components/ErrorState.js';
 import { applyMergePatch, createMergePatch, withoutPath } from '../lib/patches.js';
 import { quietRebase } from './quiet-rebase.js';
@@ -124,10 +124,11 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const patchText = (patchMode ? patchDraft : undefined) ?? computed ?? '';
   const emptyPatch = !!sentPatch && /^(\{\}|\[\])$/.test(patchText.replace(/\s/g, ''));
 
+  const readObject = useObjectReader();
   const loadTheirs = useCallback(async (reason: string) => {
-    const theirs = await api.get<KubeObject>(ref);
+    const theirs = await readObject(ref);
     setRebase({ theirs: typed(theirs), reason });
-  }, [ref, typed]);
+  }, [ref, typed, readObject]);
 
   const onSpecialError = useCallback(
     async (error: unknown, ctx: WriteContext): Promise<false | { markers?: EditorMarker[] }> => {
