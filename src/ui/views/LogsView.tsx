@@ -18,7 +18,7 @@ export const MAX_LOG_LINES = 50_000;
 export const MAX_WORKLOAD_STREAMS = 4;
 /** Row height in px (.logs-lines line-height). */
 const ROW = 18;
-const OVERSCAN = 30;
+const OVERSCAN = 12;
 /** Lines a new search scans per frame (the count completes over the next frames). */
 const SCAN_BUDGET = 8000;
 
@@ -146,11 +146,15 @@ export function LogsView({ object }: { object: KubeObject }) {
     anchor.current = buffer.length ? { seq: top, row: idx.rowOf(buffer, top) } : undefined;
   });
 
+  // what the toolbar's handlers read at the time of the click (the toolbar is memoised)
+  const live = useRef({ lastSeq, shownLast, timestamps });
+  live.current = { lastSeq, shownLast, timestamps };
   const download = () => {
+    const { shownLast: upTo, timestamps: ts } = live.current;
     const text = buffer
       .all()
-      .filter((l) => l.seq <= shownLast)
-      .map((l) => lineText(l, timestamps))
+      .filter((l) => l.seq <= upTo)
+      .map((l) => lineText(l, ts))
       .join('\n');
     const url = URL.createObjectURL(new Blob([text + '\n'], { type: 'text/plain' }));
     const a = document.createElement('a');
@@ -164,89 +168,103 @@ export function LogsView({ object }: { object: KubeObject }) {
   const phases = Object.values(states).map((s) => s.phase);
   const status = phases.includes('streaming') ? (opts.follow ? 'following' : 'reading') : phases.includes('reconnecting') ? 'reconnecting' : phases.includes('connecting') ? 'connecting' : phases.length ? 'ended' : 'idle';
 
+  // the toolbar stays as it is while lines stream in (a frame renders the lines and the status only)
+  const pauseLabel = paused ? `Resume${lastSeq > shownLast ? ` (${lastSeq - shownLast} new)` : ''}` : 'Pause';
+  const hasLines = buffer.length > 0;
+  const toolbar = useMemo(
+    () => (
+          <div className="logs-tools">
+            <label>
+              container{' '}
+              <select value={container} onChange={(e) => setContainer(e.target.value)} data-testid="logs-container">
+                {choices.names.map((n) => (
+                  <option key={n.name} value={n.name}>
+                    {n.name}
+                    {n.role !== 'container' ? ` (${n.role})` : ''}
+                  </option>
+                ))}
+                {choices.names.length > 1 && <option value={ALL}>all containers</option>}
+              </select>
+            </label>
+            <label className="check" title="The previous, terminated instance of the container (--previous)">
+              <input type="checkbox" checked={previous} onChange={(e) => setPrevious(e.target.checked)} data-testid="logs-previous" /> previous
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={follow} disabled={previous} onChange={(e) => setFollow(e.target.checked)} data-testid="logs-follow" /> follow
+            </label>
+            <button
+              className="btn small"
+              data-testid="logs-pause"
+              aria-pressed={paused}
+              onClick={() => {
+                if (paused) {
+                  setPaused(false);
+                  stick.current = true;
+                } else {
+                  setFrozenAt(live.current.lastSeq);
+                  setPaused(true);
+                  // the window stops following the end: it starts from where the reader is
+                  const top = scrollRef.current?.scrollTop ?? 0;
+                  setViewport((v) => ({ ...v, top }));
+                }
+              }}
+            >
+              {pauseLabel}
+            </button>
+            <label>
+              since{' '}
+              <select value={since} onChange={(e) => setSince(e.target.value)} data-testid="logs-since">
+                {SINCE.map(([v, l]) => (
+                  <option key={v} value={v}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              tail{' '}
+              <select value={tail} onChange={(e) => setTail(e.target.value)} data-testid="logs-tail">
+                {TAIL.map(([v, l]) => (
+                  <option key={v} value={v}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={timestamps} onChange={(e) => setTimestamps(e.target.checked)} data-testid="logs-timestamps" /> timestamps
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} data-testid="logs-wrap" /> wrap
+            </label>
+            <input
+              type="search"
+              className="logs-search"
+              placeholder="Search lines"
+              aria-label="Search the log"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              data-testid="logs-search"
+            />
+            {query && (
+              <span className="muted small" data-testid="logs-match-count">
+                {matchCount.toLocaleString()} matching line{matchCount === 1 ? '' : 's'}
+                {!counted && ' so far…'}
+              </span>
+            )}
+            <span className="spacer" />
+            <button className="btn small" onClick={download} disabled={!hasLines} data-testid="logs-download">
+              Download
+            </button>
+          </div>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [choices, container, previous, follow, paused, pauseLabel, since, tail, timestamps, wrap, query, matchCount, counted, hasLines],
+  );
+
   return (
     <div className="logs-view" data-testid="logs-view">
-      <div className="logs-tools">
-        <label>
-          container{' '}
-          <select value={container} onChange={(e) => setContainer(e.target.value)} data-testid="logs-container">
-            {choices.names.map((n) => (
-              <option key={n.name} value={n.name}>
-                {n.name}
-                {n.role !== 'container' ? ` (${n.role})` : ''}
-              </option>
-            ))}
-            {choices.names.length > 1 && <option value={ALL}>all containers</option>}
-          </select>
-        </label>
-        <label className="check" title="The previous, terminated instance of the container (--previous)">
-          <input type="checkbox" checked={previous} onChange={(e) => setPrevious(e.target.checked)} data-testid="logs-previous" /> previous
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={follow} disabled={previous} onChange={(e) => setFollow(e.target.checked)} data-testid="logs-follow" /> follow
-        </label>
-        <button
-          className="btn small"
-          data-testid="logs-pause"
-          aria-pressed={paused}
-          onClick={() => {
-            if (paused) {
-              setPaused(false);
-              stick.current = true;
-            } else {
-              setFrozenAt(lastSeq);
-              setPaused(true);
-            }
-          }}
-        >
-          {paused ? `Resume${lastSeq > shownLast ? ` (${lastSeq - shownLast} new)` : ''}` : 'Pause'}
-        </button>
-        <label>
-          since{' '}
-          <select value={since} onChange={(e) => setSince(e.target.value)} data-testid="logs-since">
-            {SINCE.map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          tail{' '}
-          <select value={tail} onChange={(e) => setTail(e.target.value)} data-testid="logs-tail">
-            {TAIL.map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={timestamps} onChange={(e) => setTimestamps(e.target.checked)} data-testid="logs-timestamps" /> timestamps
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} data-testid="logs-wrap" /> wrap
-        </label>
-        <input
-          type="search"
-          className="logs-search"
-          placeholder="Search lines"
-          aria-label="Search the log"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          data-testid="logs-search"
-        />
-        {query && (
-          <span className="muted small" data-testid="logs-match-count">
-            {matchCount.toLocaleString()} matching line{matchCount === 1 ? '' : 's'}
-            {!counted && ' so far…'}
-          </span>
-        )}
-        <span className="spacer" />
-        <button className="btn small" onClick={download} disabled={!buffer.length} data-testid="logs-download">
-          Download
-        </button>
-      </div>
+      {toolbar}
       <div className="logs-status muted small" data-testid="logs-status" data-status={status}>
         {status} · {buffer.length.toLocaleString()} line{buffer.length === 1 ? '' : 's'}
         {buffer.dropped > 0 && ` · older lines dropped (keeps the last ${MAX_LOG_LINES.toLocaleString()})`}
@@ -271,6 +289,8 @@ export function LogsView({ object }: { object: KubeObject }) {
           const end = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
           stick.current = end;
           if (end !== atEnd) setAtEnd(end);
+          // stuck to the end, the window follows the last line: no render for the scroll it set itself
+          if (end && !paused) return;
           const top = el.scrollTop;
           setViewport((v) => (Math.floor(v.top / ROW) === Math.floor(top / ROW) ? v : { ...v, top }));
         }}
