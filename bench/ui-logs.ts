@@ -93,8 +93,37 @@ async function sampleTasks(page: Page, ms: number): Promise<TaskFigures> {
 }
 
 export const IDLE_WINDOW_MS = 15_000;
+export const TRACE_WINDOW_MS = 10_000;
 
-export async function measureLogs(browser: Browser, staticDir: string): Promise<{ logs: TaskFigures; idle: TaskFigures; heapEarly: number; heapEnd: number; kept: string }> {
+/**
+ * The renderer main thread's tasks over a window, from a trace: the longest by wall clock and by thread
+ * time (CPU the task itself used: what a busy machine adds by descheduling the thread is not in it).
+ */
+async function tracedTasks(browser: Browser, page: Page, ms: number): Promise<{ tasks: number; longestWall: number; longestCpu: number; p99Cpu: number }> {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await page.waitForTimeout(ms);
+  const raw = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const runs = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
+  const cpu = runs.map((e) => (e.tdur ?? 0) / 1000).sort((a, b) => a - b);
+  return { tasks: runs.length, longestWall: Math.max(0, ...runs.map((e) => (e.dur ?? 0) / 1000)), longestCpu: cpu.at(-1) ?? 0, p99Cpu: cpu[Math.floor(cpu.length * 0.99)] ?? 0 };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+export async function measureLogs(
+  browser: Browser,
+  staticDir: string,
+): Promise<{ logs: TaskFigures; idle: TaskFigures; traced: Awaited<ReturnType<typeof tracedTasks>>; heapEarly: number; heapEnd: number; kept: string }> {
   const api: ApiServer = await startServer({ port: 0, store: 'memory', demoData: false, requestLog: false, staticDir, compactionIntervalMs: 0 }, { log: () => {} });
   const front = await lineSource(new URL(api.url));
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -114,7 +143,9 @@ export async function measureLogs(browser: Browser, staticDir: string): Promise<
     const logs = await sampleTasks(page, Math.max(1000, LOG_WINDOW_MS - (Date.now() - started)));
     const heapEnd = await heapMB(page);
     const kept = (await page.getByTestId('logs-status').textContent()) ?? '';
-    return { logs, idle, heapEarly, heapEnd, kept };
+    // then 10 s more, traced: each task's own CPU time beside its wall-clock time
+    const traced = await tracedTasks(browser, page, TRACE_WINDOW_MS);
+    return { logs, idle, traced, heapEarly, heapEnd, kept };
   } finally {
     await page.close();
     front.server.close();
