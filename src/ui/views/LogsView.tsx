@@ -122,7 +122,7 @@ export function LogsView({ object }: { object: KubeObject }) {
   const showTs = useRef(timestamps);
   showTs.current = timestamps;
   const rowIdx = useRef<RowIndex<LogLine>>(undefined);
-  if (!rowIdx.current || rowIdx.current.max !== buffer.max) rowIdx.current = new RowIndex<LogLine>(buffer.max, (l) => lineText(l, showTs.current).length);
+  if (!rowIdx.current || rowIdx.current.max !== buffer.max) rowIdx.current = new RowIndex<LogLine>(buffer.max, (l) => lineWidth(l, showTs.current));
   const idx = rowIdx.current;
   idx.sync(buffer, shownLast, wrap ? viewport.cols : 0, `${timestamps}`);
   const totalRows = idx.height(buffer, shownLast);
@@ -330,6 +330,11 @@ export function LogsView({ object }: { object: KubeObject }) {
 
 function lineText(l: LogLine, timestamps: boolean): string {
   return `${l.prefix ? `[${l.prefix}] ` : ''}${timestamps && l.ts ? `${l.ts} ` : ''}${l.text}`;
+}
+
+/** lineText(l).length without building the string (a re-layout measures every line held). */
+function lineWidth(l: LogLine, timestamps: boolean): number {
+  return (l.prefix ? l.prefix.length + 3 : 0) + (timestamps && l.ts ? l.ts.length + 1 : 0) + l.text.length;
 }
 
 function highlight(text: string, q: string): (string | ReactElement)[] {
