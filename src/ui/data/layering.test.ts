@@ -39,6 +39,8 @@ export function violations(file: string, src: string): string[] {
       if (values.some((n) => n.split(/\s+as\s+/)[0] === 'ApiClient')) out.push('constructs an ApiClient');
     }
   }
+  for (const m of src.matchAll(/import\(\s*'([^']+)'\s*\)/g))
+    if (m[1]!.startsWith('.') && resolve(dirname(file), m[1]!).replace(/\.js$/, '') === join(ui, 'api')) out.push(`imports the API client (${m[1]})`);
   const code = src.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '');
   for (const [re, what] of [
     [/(?<![\w.])fetch\s*\(/, 'calls fetch()'],
@@ -56,6 +58,7 @@ describe('ui layering', () => {
     const f = join(ui, 'views', 'X.tsx');
     expect(violations(f, "import { api } from '../api.js';")).toEqual(['imports the API client (../api.js)']);
     expect(violations(f, "import type { api } from '../api.js';")).toEqual([]);
+    expect(violations(f, "const { api } = await import('../api.js');")).toEqual(['imports the API client (../api.js)']);
     expect(violations(f, "import { ApiClient, resourcePath } from '../../client/index.js';")).toEqual(['constructs an ApiClient']);
     expect(violations(f, "import { type ApiClient, resourcePath } from '../../client/index.js';")).toEqual([]);
     expect(violations(f, 'const r = await fetch(url);')).toEqual(['calls fetch()']);
