@@ -68,6 +68,19 @@ test('a read-only user sees no edit, delete or create actions', async ({ page })
   await page.screenshot({ path: 'test-results/authz-read-only.png' });
 });
 
+test('a user without pods/exec create sees why the Terminal tab cannot connect', async ({ page }) => {
+  const r = await admin.post('/api/v1/namespaces/shop/pods', { data: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } } });
+  expect([201, 409]).toContain(r.status());
+  await page.goto('/r/core/v1/pods?ns=shop');
+  await page.getByTestId('text-filter').pressSequentially('web', { delay: 100 });
+  await page.getByRole('gridcell', { name: 'web' }).first().click();
+  await expect(page.getByTestId('containers')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('tab-shell').click();
+  await expect(page.getByTestId('terminal-view')).toBeVisible();
+  await expect(page.getByTestId('terminal-status')).toHaveText(/^Exec is forbidden for you: .*"create" permission on pods\/exec "web" in namespace "shop"/);
+  await expect(page.getByTestId('terminal-connect')).toBeDisabled();
+});
+
 test('a 403 from the server is shown with its message', async ({ page }) => {
   await page.goto('/r/core/v1/secrets?ns=shop');
   const err = page.getByTestId('error-state');

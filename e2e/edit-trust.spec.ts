@@ -97,3 +97,73 @@ test('completion opens while typing in the Edit tab, without Ctrl+Space', async 
   await expect(page.locator('.suggest-widget')).toContainText('minReadySeconds', { timeout: 10_000 });
   await page.keyboard.press('Escape');
 });
+
+test('merge patch mode: controllers writing status and someone adding a label never raise the conflict view', async ({ page, request }) => {
+  await deployment(request, 'merged');
+  await page.goto(`/r/apps/v1/deployments/${NS}/merged/edit`);
+  await page.getByTestId('edit-mode-merge').click();
+  await expect(page.getByTestId('editor-view')).toHaveAttribute('data-mode', 'merge');
+  await retypeReplicas(page, '3');
+  // someone else changes a field this edit does not touch
+  const r = await request.patch(`${depPath}/merged`, { data: { metadata: { labels: { team: 'payments' } } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+  expect(r.status()).toBe(200);
+  await expect(page.getByTestId('quiet-rebase')).toContainText('metadata.labels', { timeout: 20_000 });
+  await expect(page.getByTestId('live-changed')).toHaveCount(0);
+  await expect(page.getByTestId('edit-base-rv')).toHaveText((await r.json()).metadata.resourceVersion);
+  await page.getByTestId('review-button').click();
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('saved-banner')).toBeVisible();
+  // the controllers scale up and write status several times
+  await settledDeployment(request, `${depPath}/merged`);
+  const after = await (await request.get(`${depPath}/merged`)).json();
+  await expect(page.getByTestId('edit-base-rv')).toHaveText(after.metadata.resourceVersion, { timeout: 20_000 });
+  await expect(page.getByTestId('live-changed')).toHaveCount(0);
+  await expect(page.getByTestId('rebase-view')).toHaveCount(0);
+  // a second edit in the same mode saves straight away
+  await retypeReplicas(page, '2');
+  await page.getByTestId('review-button').click();
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('saved-banner')).toBeVisible();
+  await expect(page.getByTestId('rebase-view')).toHaveCount(0);
+  const saved = await (await request.get(`${depPath}/merged`)).json();
+  expect(saved.spec.replicas).toBe(2);
+  expect(saved.metadata.labels).toEqual({ team: 'payments' });
+});
+
+test('merge patch mode: a field someone else changes opens the conflict view', async ({ page, request }) => {
+  await deployment(request, 'merge-contested');
+  await page.goto(`/r/apps/v1/deployments/${NS}/merge-contested/edit`);
+  await page.getByTestId('edit-mode-merge').click();
+  await retypeReplicas(page, '4');
+  const r = await request.patch(`${depPath}/merge-contested`, { data: { spec: { replicas: 2 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+  expect(r.status()).toBe(200);
+  await expect(page.getByTestId('live-changed')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('quiet-rebase')).toHaveCount(0);
+  await page.getByTestId('live-diff').click();
+  await expect(page.getByTestId('rebase-view')).toBeVisible();
+});
+
+test("the browser's back button with unsaved edits asks; staying keeps the edit, leaving drops it", async ({ page, request }) => {
+  await deployment(request, 'backed');
+  await page.goto(`/r/apps/v1/deployments?ns=${NS}`);
+  await page.getByTestId('text-filter').pressSequentially('backed', { delay: 100 });
+  await page.getByRole('gridcell', { name: 'backed' }).first().click();
+  await expect(page).toHaveURL(/\/deployments\/edit-trust-e2e\/backed(\/|$)/);
+  await page.getByTestId('tab-edit').click();
+  await retypeReplicas(page, '6');
+
+  let asked = '';
+  page.once('dialog', (d) => {
+    asked = d.message();
+    void d.dismiss();
+  });
+  await page.goBack();
+  await expect.poll(() => asked).toContain('unsaved edits to Deployment backed');
+  await expect(page).toHaveURL(/\/backed\/edit/);
+  await expect(page.getByTestId('edit-buffer').locator('.view-line').filter({ hasText: 'replicas: 6' })).toHaveCount(1);
+
+  page.once('dialog', (d) => void d.accept());
+  await page.goBack();
+  await expect(page).toHaveURL(/\/deployments\?ns=edit-trust-e2e/);
+  await expect(page.getByTestId('resource-table')).toBeVisible();
+});

@@ -208,21 +208,27 @@ test('strategic merge patch merges containers by name; custom resources cannot u
   await expect(page.getByTestId('edit-mode-strategic')).toBeDisabled();
 });
 
-test('replace: a concurrent change shows live, the 409 opens a three-way view, rebase keeps both', async ({ page, request }) => {
+test('replace: a change to another field rebases quietly; one to the edited field shows live, the 409 opens a three-way view, rebase keeps both', async ({ page, request }) => {
   await post(request, cmPath, { metadata: { name: 'replaced' }, data: { mine: 'old', theirs: 'old' } });
   await openEditor(page, `/r/core/v1/configmaps/${NS}/replaced/edit`);
   await page.getByTestId('edit-mode-replace').click();
   const cur = await get(request, `${cmPath}/replaced`);
   delete cur.metadata.managedFields;
   await setEditor(page, 'edit-buffer', stringify({ ...cur, data: { mine: 'new', theirs: 'old' } }));
-  // someone else writes meanwhile
+  // someone else writes a field this edit leaves alone: the edit moves onto their version, with a note
   const r = await request.patch(`${cmPath}/replaced`, { data: { data: { theirs: 'new' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
   expect(r.status()).toBe(200);
+  await expect(page.getByTestId('quiet-rebase')).toContainText('data.theirs');
+  await expect(page.getByTestId('edit-base-rv')).toHaveText((await r.json()).metadata.resourceVersion);
+  await expect(page.getByTestId('live-changed')).toHaveCount(0);
+  // and then the field this edit changes
+  const r2 = await request.patch(`${cmPath}/replaced`, { data: { data: { mine: 'theirs' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+  expect(r2.status()).toBe(200);
   await expect(page.getByTestId('live-changed')).toBeVisible();
   await page.getByTestId('review-button').click();
   const view = page.getByTestId('rebase-view');
   await expect(view).toBeVisible();
-  await expect(view.getByTestId('rebase-theirs')).toContainText('theirs');
+  await expect(view.getByTestId('rebase-conflicts')).toContainText('/data/mine');
   await shot(page, 'editor-replace-rebase');
   await view.getByTestId('rebase-button').click();
   await expect(page.getByTestId('edit-base-rv')).toHaveText((await get(request, `${cmPath}/replaced`)).metadata.resourceVersion);

@@ -2,7 +2,8 @@
 // person uses them: from the overview's problem to the crashed container's previous log and last state;
 // a shell in a running pod, `env` typed at ~100 ms/key, and the exit status when it ends.
 import { expect, test } from './fixtures.js';
-import { shot } from './helpers.js';
+import { createNamespace, shot } from './helpers.js';
+import { chattyPod, logsPauseResumeJourney } from './logs-journey.js';
 
 test('investigate a crash-looping pod: problem → pod → logs --previous → last state', async ({ page }) => {
   await page.goto('/?ns=shop');
@@ -58,4 +59,10 @@ test('open a shell in a running pod and run env, then exit with a status', async
   await page.keyboard.type('exit 3', { delay: 100 });
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('terminal-status')).toHaveText('Session ended: exit code 3', { timeout: 20_000 });
+});
+
+test('follow a pod log, pause it (lines stop), resume (it catches up, each line once)', async ({ page, request }) => {
+  await createNamespace(request, 'logs-e2e');
+  await chattyPod(request, 'logs-e2e', 'chatty');
+  await logsPauseResumeJourney(page, '', 'logs-e2e', 'chatty');
 });

@@ -11,6 +11,7 @@ import { expect, test } from './fixtures.js';
 import { createNamespace } from './helpers.js';
 import { failingWorkloadJourney, historyJourney, mapJourney, searchJourney } from './journeys.js';
 import { startK8sIoOnlyProxy } from './k8s-io-only-proxy.js';
+import { chattyPod, logsPauseResumeJourney } from './logs-journey.js';
 
 const PROXY_PORT = Number(process.env.E2E_PORT ?? 18080) + 8;
 const base = `http://127.0.0.1:${PROXY_PORT}`;
@@ -84,6 +85,11 @@ test('journey through the proxy: compare two versions and restore one', async ({
 
 test('journey through the proxy: Deployment → Pod → Node in the map', async ({ page, request }) => {
   await mapJourney(page, base, request, NS, 'real-map');
+});
+
+test('journey through the proxy: follow a pod log, pause, resume', async ({ page, request }) => {
+  await chattyPod(request, NS, 'real-chatty');
+  await logsPauseResumeJourney(page, base, NS, 'real-chatty');
 });
 
 test('the Access tab reads RBAC as the cluster spells it and says authorization is AlwaysAllow', async ({ page }) => {

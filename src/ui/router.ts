@@ -80,9 +80,19 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-if (typeof window !== 'undefined') window.addEventListener('popstate', emit);
-
 let guard: ((to: string) => boolean) | undefined;
+
+// the browser's back and forward buttons ask the same guard as in-app links; refused, the page stays
+// where it was (its URL put back on top of the history)
+if (typeof window !== 'undefined')
+  window.addEventListener('popstate', () => {
+    const to = window.location.pathname + window.location.search;
+    if (to !== current && guard && !guard(to)) {
+      window.history.pushState(null, '', current);
+      return;
+    }
+    emit();
+  });
 
 /** One check before every in-app navigation (unsaved edits ask before they are left behind). */
 export function setNavigationGuard(fn: ((to: string) => boolean) | undefined): void {

@@ -27,4 +27,7 @@ export const keys = {
   accessWho: (group: string, resource: string, namespace: string, name: string): QueryKey => ['access-who', group, resource, namespace, name],
   authorizationMode: (): QueryKey => ['authorization-mode'],
   metrics: (group: string, version: string, resource: string): QueryKey => ['metrics', group, version, resource],
+  /** One object read once (the editor's "theirs" on a conflict); the views watch objects through informers. */
+  objectRead: (path: string): QueryKey => ['object-read', path],
+  dependents: (uid: string | undefined): QueryKey => ['delete-dependents', uid],
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, LogBuffer, ResumeMark, logPath, logQuery, splitTimestamp } from './pod-logs.js';
+import { LineSplitter, LogBatcher, LogBuffer, ResumeMark, logPath, logQuery, splitTimestamp } from './pod-logs.js';
 
 describe('pod logs', () => {
   it('asks pods/log with upstream PodLogOptions, timestamps always on', () => {
@@ -26,13 +26,46 @@ describe('pod logs', () => {
     expect(splitTimestamp('no time here')).toEqual({ ts: '', text: 'no time here' });
   });
 
-  it('stays bounded and keeps the newest lines', () => {
+  it('a ring: stays at max, keeps the newest lines in order, finds each by seq', () => {
     const b = new LogBuffer(1000);
     for (let i = 0; i < 100; i++) b.append(Array.from({ length: 100 }, (_, j) => ({ ts: '', text: `l${i * 100 + j}` })));
-    expect(b.length).toBeLessThanOrEqual(1000 + 1000 / 16);
-    expect(b.all().at(-1)!.text).toBe('l9999');
-    expect(b.at(b.firstSeq)!.text).toBe(`l${b.firstSeq}`);
+    expect(b.length).toBe(1000);
+    expect(b.firstSeq).toBe(9000);
+    expect(b.lastSeq).toBe(9999);
+    expect(b.all().map((l) => l.text)).toEqual(Array.from({ length: 1000 }, (_, i) => `l${9000 + i}`));
+    expect(b.at(b.firstSeq)!.text).toBe('l9000');
+    expect(b.at(8999)).toBeUndefined();
+    expect(b.at(10_000)).toBeUndefined();
     expect(b.dropped + b.length).toBe(10_000);
+    b.clear();
+    expect([b.length, b.firstSeq, b.at(9999)]).toEqual([0, 10_000, undefined]);
+    b.append([{ ts: '', text: 'after' }]);
+    expect(b.at(10_000)!.text).toBe('after');
+  });
+
+  it('batches: streams push, the buffer changes once a frame; what waits stays bounded', () => {
+    const b = new LogBuffer(100);
+    const frames: (() => void)[] = [];
+    const flushed: number[] = [];
+    const batch = new LogBatcher(b, (f) => frames.push(f), (v) => flushed.push(v));
+    batch.push([{ ts: '', text: 'a' }]);
+    batch.push([{ ts: '', text: 'b' }, { ts: '', text: 'c' }]);
+    expect(frames).toHaveLength(1);
+    expect(b.length).toBe(0);
+    expect(batch.backlog).toBe(3);
+    frames.shift()!();
+    expect(b.all().map((l) => l.text)).toEqual(['a', 'b', 'c']);
+    expect(flushed).toEqual([b.version]);
+    // no frames (a hidden tab): past max waiting lines go into the ring at once
+    for (let i = 0; i < 30; i++) batch.push(Array.from({ length: 10 }, (_, j) => ({ ts: '', text: `x${i * 10 + j}` })));
+    expect(batch.backlog).toBeLessThanOrEqual(100);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(b.length).toBe(100);
+    expect(b.at(b.lastSeq)!.text).toBe('x299');
+    batch.close();
+    batch.push([{ ts: '', text: 'late' }]);
+    expect(frames).toHaveLength(0);
   });
 
   it('drops on resume only the lines already seen at the resume timestamp', () => {

@@ -78,48 +78,114 @@ export class LineSplitter {
   }
 }
 
-/** The last `max` lines (up to max/16 more between trims), trimmed in batches so appending stays O(1) amortised. */
+/**
+ * The last `max` lines in a ring: line `seq` lives at slot `seq % max`, so appending overwrites the oldest
+ * line in O(1) and a line is found by seq in O(1); nothing is ever copied or shifted (a 50k-line trim as
+ * one slice was the view's longest task).
+ */
 export class LogBuffer {
-  private items: LogLine[] = [];
+  private readonly ring: (LogLine | undefined)[];
+  private size = 0;
   private nextSeq = 0;
   /** Bumps on every change (the view re-renders on it). */
   version = 0;
   /** Lines dropped from the front to stay bounded. */
   dropped = 0;
-  constructor(readonly max = 50_000) {}
+  constructor(readonly max = 50_000) {
+    if (!(max >= 1)) throw new RangeError('LogBuffer needs room for a line');
+    this.ring = new Array<LogLine | undefined>(max);
+  }
 
   append(lines: readonly { ts: string; text: string; prefix?: string }[]): void {
     if (!lines.length) return;
-    for (const l of lines) this.items.push({ seq: this.nextSeq++, ts: l.ts, text: l.text, prefix: l.prefix });
-    // trimmed in batches of max/16: at most max + max/16 lines are ever held
-    if (this.items.length - this.max >= Math.max(1, this.max >> 4)) this.trim();
+    for (const l of lines) {
+      const seq = this.nextSeq++;
+      if (this.size === this.max) this.dropped++;
+      else this.size++;
+      this.ring[seq % this.max] = { seq, ts: l.ts, text: l.text, prefix: l.prefix };
+    }
     this.version++;
   }
 
-  private trim(): void {
-    const over = this.items.length - this.max;
-    this.items = this.items.slice(over);
-    this.dropped += over;
-  }
-
   clear(): void {
-    this.dropped += this.items.length;
-    this.items = [];
+    this.dropped += this.size;
+    for (let s = this.firstSeq; s < this.nextSeq; s++) this.ring[s % this.max] = undefined;
+    this.size = 0;
     this.version++;
   }
 
   get length(): number {
-    return this.items.length;
+    return this.size;
   }
   get firstSeq(): number {
-    return this.items[0]?.seq ?? this.nextSeq;
+    return this.nextSeq - this.size;
   }
-  /** Line by seq (undefined once trimmed). */
+  /** Seq of the newest line (firstSeq - 1 when empty). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+  /** Line by seq (undefined once dropped). */
   at(seq: number): LogLine | undefined {
-    return this.items[seq - this.firstSeq];
+    return seq >= this.nextSeq - this.size && seq < this.nextSeq ? this.ring[seq % this.max] : undefined;
   }
-  all(): readonly LogLine[] {
-    return this.items;
+  /** Every line held, oldest first: a copy, O(n) (download only). */
+  all(): LogLine[] {
+    const out: LogLine[] = [];
+    for (let s = this.firstSeq; s < this.nextSeq; s++) out.push(this.ring[s % this.max]!);
+    return out;
+  }
+}
+
+type Incoming = { ts: string; text: string; prefix?: string };
+
+/**
+ * Lines from any number of streams, handed to the buffer once a frame (`schedule`, requestAnimationFrame
+ * in the page): streams push as chunks arrive, the view sees one change per frame. What waits is bounded
+ * too: past `max` waiting lines (a hidden tab gets no frames) they go straight into the ring, which keeps
+ * only the newest anyway.
+ */
+export class LogBatcher {
+  private pending: Incoming[][] = [];
+  private waiting = 0;
+  private scheduled = false;
+  private closed = false;
+  constructor(
+    private readonly buffer: LogBuffer,
+    private readonly schedule: (flush: () => void) => void,
+    private readonly onFlush: (version: number) => void,
+  ) {}
+
+  push(lines: Incoming[]): void {
+    if (this.closed || !lines.length) return;
+    this.pending.push(lines);
+    this.waiting += lines.length;
+    if (this.waiting > this.buffer.max) this.drain();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => {
+        this.scheduled = false;
+        if (this.closed) return;
+        this.drain();
+        this.onFlush(this.buffer.version);
+      });
+    }
+  }
+
+  /** Lines waiting for the next frame. */
+  get backlog(): number {
+    return this.waiting;
+  }
+
+  private drain(): void {
+    for (const chunk of this.pending) this.buffer.append(chunk);
+    this.pending = [];
+    this.waiting = 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.pending = [];
+    this.waiting = 0;
   }
 }
 
@@ -212,7 +278,7 @@ function retryable(e: unknown): boolean {
 }
 
 /**
- * Streams of several log targets into one bounded buffer, re-rendering at most once a frame. With
+ * Streams of several log targets into one bounded buffer, batched to one change a frame. With
  * follow, a stream that ends is resumed (backing off while nothing comes) until the options change.
  */
 export function useLogStreams(targets: readonly LogTarget[], opts: LogOptions, max = 50_000): { buffer: LogBuffer; version: number; states: Record<string, StreamState> } {
@@ -227,15 +293,18 @@ export function useLogStreams(targets: readonly LogTarget[], opts: LogOptions, m
     const ac = new AbortController();
     buffer.clear();
     setStates({});
+    setVersion(buffer.version);
     let frame = 0;
-    const bump = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        if (!ac.signal.aborted) setVersion(buffer.version);
-      });
-    };
-    bump();
+    const batcher = new LogBatcher(
+      buffer,
+      (flush) => {
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          flush();
+        });
+      },
+      (v) => !ac.signal.aborted && setVersion(v),
+    );
     const setState = (id: string, s: StreamState) => !ac.signal.aborted && setStates((prev) => ({ ...prev, [id]: s }));
     const sleep = (ms: number) => new Promise<void>((r) => {
       const t = setTimeout(r, ms);
@@ -257,8 +326,7 @@ export function useLogStreams(targets: readonly LogTarget[], opts: LogOptions, m
               onOpen: () => setState(id, { phase: 'streaming' }),
               onLines: (lines) => {
                 got = true;
-                buffer.append(lines);
-                bump();
+                batcher.push(lines);
               },
               onEnd: (e) => {
                 failed = e;
@@ -278,6 +346,7 @@ export function useLogStreams(targets: readonly LogTarget[], opts: LogOptions, m
     }
     return () => {
       ac.abort();
+      batcher.close();
       if (frame) cancelAnimationFrame(frame);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,7 +1,9 @@
 // Small reads the views show (server version, kubeconfig contexts, feature gates, object counts, the
 // at-rest hint, a Deployment's ReplicaSets, a kind's OpenAPI schema): each one hook, its key in keys.ts.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, acceptFor, readFeatureGates, resourcePath, type ApiResource, type KubeObject, type ResourceRef } from '../../client/index.js';
+import { useCallback } from 'react';
+import { ApiError, acceptFor, readFeatureGates, resourcePath, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
+import { findDependents } from './dependents.js';
 import { api } from '../api.js';
 import { openApiPath, type OpenApiDocument } from '../lib/openapi-schema.js';
 import { keys } from './keys.js';
@@ -162,4 +164,25 @@ export function useNodeMetrics(metricsType: Pick<ApiResource, 'group' | 'version
     retry: false,
     queryFn: async ({ signal }) => (await api.request<{ items?: KubeObject[] }>('GET', resourcePath({ group: metricsType!.group, version: metricsType!.version, resource: metricsType!.resource }), { signal })).body.items ?? [],
   });
+}
+
+/** What garbage collection would remove with `owner` (the delete dialog), scanned once per dialog. */
+export function useDependents(discovery: Discovery, owner: KubeObject) {
+  return useQuery({
+    queryKey: keys.dependents(owner.metadata?.uid),
+    queryFn: ({ signal }) => findDependents(api, discovery, owner, signal),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchOnMount: 'always',
+  });
+}
+
+/** Reads one object now, whatever was read before (the editor's current server version on a conflict). */
+export function useObjectReader(): (ref: ResourceRef) => Promise<KubeObject> {
+  const qc = useQueryClient();
+  return useCallback(
+    (ref: ResourceRef) => qc.fetchQuery({ queryKey: keys.objectRead(resourcePath(ref)), queryFn: ({ signal }) => api.get<KubeObject>(ref, { signal }), staleTime: 0, gcTime: 0, retry: false }),
+    [qc],
+  );
 }

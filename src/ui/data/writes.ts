@@ -1,9 +1,11 @@
-// Every write the explorer sends outside the YAML editor (actions: scale, restart, pause/resume,
-// rollback, cordon, drain, delete) is built here and sent through `sendAction`, under the one field
-// manager name the editor uses too. Each action is first sent with dryRun=All, so the user sees what the
-// server would store before confirming.
-import { ApiClient, resourcePath, type KubeObject, type Query, type ResourceRef } from '../../client/index.js';
+// Every write the explorer sends goes out from here: the editor's saves (`sendWrite`, requests built by
+// editor/requests.ts), the delete dialog's DELETE, finalizer removal, and the actions (scale, restart,
+// pause/resume, rollback, cordon, drain, delete), under one field manager name. Each write is first sent
+// with dryRun=All, so the user sees what the server would store before confirming. Views and editor
+// components never hold the API client themselves (data/layering.test.ts).
+import { ApiClient, isStatus, resourcePath, type KubeObject, type Query, type ResourceRef } from '../../client/index.js';
 import { api } from '../api.js';
+import { escapePointer } from '../lib/patches.js';
 
 /** The field manager of every explorer write (editor saves, finalizer removal, actions). */
 export const FIELD_MANAGER = 'periscope';
@@ -67,15 +69,25 @@ export function deleteAction(ref: ResourceRef): ActionRequest {
   return { title: 'Delete', method: 'DELETE', path: resourcePath(ref), query: {} };
 }
 
-// actions read their Warning headers themselves (shown in the dialog and the toast)
+// the editor and the actions read their Warning headers themselves (shown in the dialog and the toast)
 const quiet = new ApiClient({ ...api.options, onWarning: undefined });
 
-export interface ActionResult {
-  object: KubeObject | undefined;
-  warnings: string[];
+/** One write, exactly as sent (the editor's review shows these bytes). */
+export interface WriteRequest {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  contentType?: string;
+  body?: string;
+  query: Query;
 }
 
-export async function sendAction(req: ActionRequest, dryRun: boolean, signal?: AbortSignal): Promise<ActionResult> {
+export interface WriteResult {
+  object: KubeObject | undefined;
+  warnings: string[];
+  status: number;
+}
+
+export async function sendWrite(req: WriteRequest, dryRun: boolean, signal?: AbortSignal): Promise<WriteResult> {
   const res = await quiet.request<KubeObject>(req.method, req.path, {
     body: req.body,
     contentType: req.contentType,
@@ -83,7 +95,48 @@ export async function sendAction(req: ActionRequest, dryRun: boolean, signal?: A
     signal,
   });
   const body = res.body as unknown;
-  return { object: body && typeof body === 'object' ? (body as KubeObject) : undefined, warnings: res.warnings };
+  return { object: body && typeof body === 'object' && !Array.isArray(body) ? (body as KubeObject) : undefined, warnings: res.warnings, status: res.status };
+}
+
+export type ActionResult = Pick<WriteResult, 'object' | 'warnings'>;
+
+export async function sendAction(req: ActionRequest, dryRun: boolean, signal?: AbortSignal): Promise<ActionResult> {
+  const { object, warnings } = await sendWrite({ ...req, body: req.body as string | undefined }, dryRun, signal);
+  return { object, warnings };
+}
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface DeleteOutcome {
+  /** Deleted at once (Status or the object gone), or only marked (deletionTimestamp set). */
+  gone: boolean;
+  object?: KubeObject;
+  warnings: string[];
+}
+
+/** The delete dialog's DELETE: DeleteOptions in the body (uid precondition, policy, grace), dry run or real. */
+export async function deleteWithOptions(ref: ResourceRef, uid: string | undefined, policy: PropagationPolicy, grace: number | undefined, dryRun: boolean): Promise<DeleteOutcome> {
+  const body = {
+    kind: 'DeleteOptions',
+    apiVersion: 'v1',
+    propagationPolicy: policy,
+    ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
+    ...(uid ? { preconditions: { uid } } : {}),
+    // with a DeleteOptions body the server reads the options from it alone (query parameters are ignored)
+    ...(dryRun ? { dryRun: ['All'] } : {}),
+  };
+  const res = await api.request<unknown>('DELETE', resourcePath(ref), { body });
+  if (isStatus(res.body) || typeof res.body !== 'object' || res.body === null) return { gone: true, warnings: res.warnings };
+  const o = res.body as KubeObject;
+  return { gone: !o.metadata?.deletionTimestamp, object: o, warnings: res.warnings };
+}
+
+/** Removes one finalizer: a JSON patch that tests it is still at its index, so a concurrent change never removes another. */
+export async function removeFinalizer(ref: ResourceRef, object: KubeObject, finalizer: string): Promise<void> {
+  const index = object.metadata?.finalizers?.indexOf(finalizer) ?? -1;
+  if (index < 0) return;
+  const path = `/metadata/finalizers/${escapePointer(index)}`;
+  await api.patch(ref, [{ op: 'test', path, value: finalizer }, { op: 'remove', path }], 'application/json-patch+json', { fieldManager: FIELD_MANAGER });
 }
 
 /** One pod evicted through pods/eviction (PodDisruptionBudgets decide): evicted, or blocked and why. */

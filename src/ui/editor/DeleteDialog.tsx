@@ -1,37 +1,15 @@
 // Deleting an object: propagation policy and grace period, a dry run first (what would happen, and
 // which dependents garbage collection would remove), finalizers each removable.
 import { useEffect, useMemo, useState } from 'react';
-import { isStatus, resourcePath, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
-import { api } from '../api.js';
+import type { ApiResource, Discovery, KubeObject, ResourceRef } from '../../client/index.js';
+import type { Dependent } from '../data/dependents.js';
+import { useDependents } from '../data/queries.js';
+import { deleteWithOptions as sendDelete, type DeleteOutcome as Outcome, type PropagationPolicy } from '../data/writes.js';
 import { ErrorState } from '../components/ErrorState.js';
 import { Link, href, objectPath } from '../router.js';
-import { findDependents, type Dependent } from './dependents.js';
 import { FinalizerList } from './Finalizers.js';
 
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-interface Outcome {
-  /** Deleted at once (Status or the object gone), or only marked (deletionTimestamp set). */
-  gone: boolean;
-  object?: KubeObject;
-  warnings: string[];
-}
-
-async function sendDelete(ref: ResourceRef, uid: string | undefined, policy: PropagationPolicy, grace: number | undefined, dryRun: boolean): Promise<Outcome> {
-  const body = {
-    kind: 'DeleteOptions',
-    apiVersion: 'v1',
-    propagationPolicy: policy,
-    ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
-    ...(uid ? { preconditions: { uid } } : {}),
-    // with a DeleteOptions body the server reads the options from it alone (query parameters are ignored)
-    ...(dryRun ? { dryRun: ['All'] } : {}),
-  };
-  const res = await api.request<unknown>('DELETE', resourcePath(ref), { body });
-  if (isStatus(res.body) || typeof res.body !== 'object' || res.body === null) return { gone: true, warnings: res.warnings };
-  const o = res.body as KubeObject;
-  return { gone: !o.metadata?.deletionTimestamp, object: o, warnings: res.warnings };
-}
+export type { PropagationPolicy } from '../data/writes.js';
 
 interface Props {
   info: ApiResource;
@@ -51,7 +29,6 @@ export function DeleteDialog({ info, object, discovery, listNamespace, onClose, 
   const grace = graceText.trim() === '' ? undefined : Number(graceText);
   const graceInvalid = grace !== undefined && !(Number.isInteger(grace) && grace >= 0);
   const [dry, setDry] = useState<{ key: string; outcome?: Outcome; error?: unknown }>();
-  const [deps, setDeps] = useState<{ dependents: Dependent[]; skipped: string[]; error?: unknown }>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const key = `${policy}/${graceText}`;
@@ -69,15 +46,9 @@ export function DeleteDialog({ info, object, discovery, listNamespace, onClose, 
     };
   }, [key, ref, m.uid]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  useEffect(() => {
-    const ac = new AbortController();
-    findDependents(api, discovery, object, ac.signal).then(
-      (r) => setDeps(r),
-      (e: unknown) => !ac.signal.aborted && setDeps({ dependents: [], skipped: [], error: e }),
-    );
-    return () => ac.abort();
-    // the scan runs once per dialog; the object's own updates do not change its uid
-  }, [discovery, m.uid]); // eslint-disable-line react-hooks/exhaustive-deps
+  // the scan runs once per dialog; the object's own updates do not change its uid
+  const scan = useDependents(discovery, object);
+  const deps: { dependents: Dependent[]; skipped: string[]; error?: unknown } | undefined = scan.isPending ? undefined : scan.error ? { dependents: [], skipped: [], error: scan.error } : scan.data;
 
   const confirm = async () => {
     setBusy(true);

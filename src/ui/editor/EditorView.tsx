@@ -3,7 +3,7 @@
 // patch, JSON patch, strategic merge patch or replace. Every save is a dry run first.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiVersionOf, type ApiResource, type Discovery, type KubeObject, type ResourceRef } from '../../client/index.js';
-import { api } from '../api.js';
+import { useObjectReader } from '../data/queries.js';
 import { describeError, TraceId } from '../components/ErrorState.js';
 import { applyMergePatch, createMergePatch, withoutPath } from '../lib/patches.js';
 import { quietRebase } from './quiet-rebase.js';
@@ -124,10 +124,32 @@ export function EditorView({ info, object: live, discovery }: Props) {
   const patchText = (patchMode ? patchDraft : undefined) ?? computed ?? '';
   const emptyPatch = !!sentPatch && /^(\{\}|\[\])$/.test(patchText.replace(/\s/g, ''));
 
-  const loadTheirs = useCallback(async (reason: string) => {
-    const theirs = await api.get<KubeObject>(ref);
-    setRebase({ theirs: typed(theirs), reason });
-  }, [ref, typed]);
+  const [quietNote, setQuietNote] = useState<string>();
+  const readObject = useObjectReader();
+  // what a quiet rebase reads; kept in a ref so the write flow's callbacks see the current edit
+  const current = useRef({ mode, base, scope, format, patchDraft: undefined as string | undefined });
+  current.current = { mode, base, scope, format, patchDraft: mode === 'merge' || mode === 'json' || mode === 'strategic' ? patchDraft : undefined };
+
+  /**
+   * Moves the edit onto `next` when the server's change touches none of the edited fields (any mode:
+   * Edit, apply, the patch modes, replace); returns the note to show, or undefined on an overlap. A JSON
+   * patch the user wrote by hand is theirs to rebase: never silently.
+   */
+  const quietlyRebase = useCallback(
+    (edited: unknown, next: KubeObject): string | undefined => {
+      const { mode: m, base: b, scope: sc, format: f, patchDraft: pd } = current.current;
+      if (pd !== undefined) return undefined;
+      const r = quietRebase(initialFor(m, b, sc), edited, initialFor(m, next, sc));
+      if (!r) return undefined;
+      const rv = next.metadata?.resourceVersion;
+      known.current.add(rv);
+      setBase(next);
+      setText(printObject(r.merged, f));
+      const fields = r.theirs.filter((x) => x !== 'metadata.resourceVersion');
+      return `Moved your edit onto resourceVersion ${rv}${fields.length ? `: the server changed ${fields.slice(0, 3).join(', ')}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}, none of the fields you edited` : ''}.`;
+    },
+    [],
+  );
 
   const onSpecialError = useCallback(
     async (error: unknown, ctx: WriteContext): Promise<false | { markers?: EditorMarker[] }> => {
@@ -139,7 +161,21 @@ export function EditorView({ info, object: live, discovery }: Props) {
       }
       if (isStaleConflict(error)) {
         try {
-          await loadTheirs(`The server refused the write: ${(error as Error).message}`);
+          // the object moved between the review and the save: disjoint changes (controllers writing
+          // status) move the edit on, to review again; an overlap opens the conflict view
+          const theirs = typed(await readObject(ref));
+          let edited: unknown;
+          try {
+            edited = parseText(ctx.text, current.current.format);
+          } catch {
+            edited = undefined;
+          }
+          const note = edited === undefined ? undefined : quietlyRebase(edited, theirs);
+          if (note) {
+            setQuietNote(`${note} Review again to save.`);
+            return {};
+          }
+          setRebase({ theirs, reason: `The server refused the write: ${(error as Error).message}` });
           return {};
         } catch {
           return false;
@@ -147,7 +183,7 @@ export function EditorView({ info, object: live, discovery }: Props) {
       }
       return false;
     },
-    [loadTheirs],
+    [readObject, ref, typed, quietlyRebase],
   );
 
   const onSaved = useCallback(
@@ -235,17 +271,11 @@ export function EditorView({ info, object: live, discovery }: Props) {
 
   // a server change that touches none of the edited fields (controllers writing status, someone's label)
   // moves the edit onto the new version with a quiet note; only an overlap keeps the banner and diff
-  const [quietNote, setQuietNote] = useState<string>();
   useEffect(() => {
-    // the default Edit mode only: the expert modes (apply, patches, replace) show every change as it is
-    if (mode !== 'edit' || !changedOnServer || rebase || flow.review || patchDraft !== undefined || parsed.value === undefined) return;
-    const r = quietRebase(initialFor(mode, base, scope), parsed.value, initialFor(mode, object, scope));
-    if (!r) return;
-    known.current.add(liveRv);
-    setBase(object);
-    setText(printObject(r.merged, format));
-    const fields = r.theirs.filter((f) => f !== 'metadata.resourceVersion');
-    setQuietNote(`Moved your edit onto resourceVersion ${liveRv}${fields.length ? `: the server changed ${fields.slice(0, 3).join(', ')}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}, none of the fields you edited` : ''}.`);
+    // every mode: Edit, apply, the patch modes and replace (a hand-written JSON patch excepted)
+    if (!changedOnServer || rebase || flow.review || parsed.value === undefined) return;
+    const note = quietlyRebase(parsed.value, object);
+    if (note) setQuietNote(note);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [changedOnServer, liveRv, rebase, flow.review]);
 

@@ -2,16 +2,7 @@
 // its index before removing it, so a concurrent change never removes the wrong one.
 import { useState } from 'react';
 import type { KubeObject, ResourceRef } from '../../client/index.js';
-import { api } from '../api.js';
-import { escapePointer } from '../lib/patches.js';
-import { FIELD_MANAGER } from './requests.js';
-
-export async function removeFinalizer(ref: ResourceRef, object: KubeObject, finalizer: string): Promise<void> {
-  const index = object.metadata?.finalizers?.indexOf(finalizer) ?? -1;
-  if (index < 0) return;
-  const path = `/metadata/finalizers/${escapePointer(index)}`;
-  await api.patch(ref, [{ op: 'test', path, value: finalizer }, { op: 'remove', path }], 'application/json-patch+json', { fieldManager: FIELD_MANAGER });
-}
+import { removeFinalizer } from '../data/writes.js';
 
 interface Props {
   object: KubeObject;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { applyConfiguration, editableObject } from './documents.js';
 import { patchPaths, quietRebase } from './quiet-rebase.js';
 
 const base = { metadata: { name: 'd', resourceVersion: '921', labels: { a: '1' } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'x:1' }] } } }, status: { readyReplicas: 1 } };
@@ -40,4 +41,23 @@ describe('quietRebase', () => {
     expect(quietRebase(base, edited, next)).toBeUndefined();
     expect(patchPaths({ a: { b: 1, c: [1] } })).toEqual([['a', 'b'], ['a', 'c']]);
   });
+});
+
+describe('quietRebase over each mode’s document', () => {
+  // Edit, the patch modes and replace edit editableObject(obj); apply edits applyConfiguration(obj)
+  const modes = { 'edit / patch modes / replace': editableObject, apply: applyConfiguration } as const;
+  const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', uid: 'u', resourceVersion: '921', generation: 1, managedFields: [{ manager: 'kube-controller-manager' }] }, spec: { replicas: 1 }, status: { readyReplicas: 1 } };
+  for (const [mode, doc] of Object.entries(modes)) {
+    it(`${mode}: status, resourceVersion and managedFields written by controllers rebase; the edited field overlapping does not`, () => {
+      const edited = structuredClone(doc(obj as never)) as { spec: { replicas: number } };
+      edited.spec.replicas = 3;
+      const next = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: '932', generation: 2, managedFields: [{ manager: 'kube-controller-manager' }, { manager: 'x' }] }, status: { readyReplicas: 3 } };
+      const r = quietRebase(doc(obj as never), edited, doc(next as never));
+      expect(r?.merged).toMatchObject({ spec: { replicas: 3 } });
+      if (mode === 'apply') expect(r!.merged).not.toHaveProperty('status');
+      else expect(r!.merged).toMatchObject({ metadata: { resourceVersion: '932' }, status: { readyReplicas: 3 } });
+      const theirs = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: '940' }, spec: { replicas: 2 } };
+      expect(quietRebase(doc(obj as never), edited, doc(theirs as never))).toBeUndefined();
+    });
+  }
 });

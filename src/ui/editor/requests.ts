@@ -1,7 +1,6 @@
-// The write requests the editor sends (each first with dryRun=All, then for real) and what their
-// answers mean for the editor: warnings, field markers, apply conflicts, stale-version conflicts.
-import { ApiClient, ApiError, resourcePath, type KubeObject, type Query, type ResourceRef, type StatusCause } from '../../client/index.js';
-import { api } from '../api.js';
+// The write requests the editor builds (data/writes.ts sends them, first with dryRun=All, then for real)
+// and what their answers mean for the editor: warnings, field markers, apply conflicts, stale-version conflicts.
+import { ApiError, resourcePath, type KubeObject, type Query, type ResourceRef, type StatusCause } from '../../client/index.js';
 import { createMergePatch, jsonPatchOps, strategicMergePatch, type JsonPatchOp, type PatchSchema } from '../lib/patches.js';
 import { isObject } from './documents.js';
 import { fieldsInDecodingMessage, type FieldMessage } from './locate.js';
@@ -11,8 +10,8 @@ export type EditMode = 'edit' | 'apply' | 'merge' | 'json' | 'strategic' | 'repl
 export type PatchMode = 'merge' | 'json' | 'strategic';
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
-export { FIELD_MANAGER } from '../data/writes.js';
-import { FIELD_MANAGER } from '../data/writes.js';
+export { FIELD_MANAGER, sendWrite, type WriteResult } from '../data/writes.js';
+import { FIELD_MANAGER, type WriteRequest as SentRequest } from '../data/writes.js';
 
 export const MODE_LABEL: Record<EditMode, string> = {
   edit: 'Edit',
@@ -30,13 +29,12 @@ export const CONTENT_TYPE: Record<Exclude<EditMode, 'replace' | 'edit'>, string>
   strategic: 'application/strategic-merge-patch+json',
 };
 
-export interface WriteRequest {
+/** An editor write: always a body, and its content type. */
+export interface WriteRequest extends SentRequest {
   method: 'POST' | 'PUT' | 'PATCH';
-  path: string;
   contentType: string;
   /** Exactly the bytes sent. */
   body: string;
-  query: Query;
 }
 
 export interface WriteSettings {
@@ -79,25 +77,6 @@ export function buildWrite(
   if (kind === 'replace') return { method: 'PUT', path: resourcePath(ref), contentType: 'application/json', body, query };
   if (kind === 'apply' && settings.force) query.force = 'true';
   return { method: 'PATCH', path: resourcePath(ref), contentType: CONTENT_TYPE[kind], body, query };
-}
-
-// the editor reads Warning headers from each answer itself instead of the app-wide toasts
-const quiet = new ApiClient({ ...api.options, onWarning: undefined });
-
-export interface WriteResult {
-  object: KubeObject | undefined;
-  warnings: string[];
-  status: number;
-}
-
-export async function sendWrite(req: WriteRequest, dryRun: boolean, signal?: AbortSignal): Promise<WriteResult> {
-  const res = await quiet.request<KubeObject>(req.method, req.path, {
-    body: req.body,
-    contentType: req.contentType,
-    query: { ...req.query, dryRun: dryRun ? 'All' : undefined },
-    signal,
-  });
-  return { object: isObject(res.body) ? (res.body as KubeObject) : undefined, warnings: res.warnings, status: res.status };
 }
 
 /** A field another manager owns, from a 409 of server-side apply. */

@@ -1,7 +1,7 @@
 // The objects that garbage collection would remove with an owner: found by listing every listable
 // type (metadata only) and following ownerReferences by uid, level by level.
 import { acceptFor, resourcePath, type ApiClient, type ApiResource, type Discovery, type KubeObject, type OwnerReference } from '../../client/index.js';
-import { isAliasGroup } from '../data/discovery.js';
+import { isAliasGroup } from './discovery.js';
 
 export interface Dependent {
   type: ApiResource;
