@@ -36,14 +36,29 @@ interface Bundle {
    * upstream's does until the bundle's pods answer, so no other bundle could be installed beside it.
    */
   alone?: boolean;
+  /**
+   * What every client-side re-apply reports `configured` although nothing is written (resourceVersions stay), as
+   * upstream's kubectl does: its patch is computed on the client and is never empty for an explicit null in the
+   * manifest (`data: null`, `replicas: null`: the patch deletes an absent field), for an atomic list the server
+   * defaults (webhooks[].rules `scope: "*"`, NetworkPolicy ingress ports `protocol: TCP`), for a PDB selector
+   * (patch strategy `replace`), and for a `retainKeys` map holding a defaulted key the manifest omits (Deployment
+   * strategy without `type`: strategicpatch's diffMaps adds `$retainKeys` when hasAdditionalNewField(current, modified)).
+   */
+  configured?: string[];
 }
 
 const BUNDLES: Bundle[] = [
   {
     name: 'cert-manager',
+    configured: [
+      'mutatingwebhookconfiguration.admissionregistration.k8s.io/cert-manager-webhook',
+      'validatingwebhookconfiguration.admissionregistration.k8s.io/cert-manager-webhook',
+    ],
     file: 'cert-manager-v1.18.0.yaml',
     webhooks: ['validatingwebhookconfiguration/cert-manager-webhook', 'mutatingwebhookconfiguration/cert-manager-webhook'],
-    cr: { yaml: 'apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: selfsigned, namespace: cert-manager}\nspec: {selfSigned: {}}\n' },
+    cr: {
+      yaml: 'apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: selfsigned, namespace: cert-manager}\nspec: {selfSigned: {}}\n',
+    },
   },
   {
     name: 'prometheus-operator',
@@ -60,6 +75,10 @@ spec:
   },
   {
     name: 'argo-cd',
+    configured: [
+      'networkpolicy.networking.k8s.io/argocd-application-controller-network-policy',
+      'networkpolicy.networking.k8s.io/argocd-repo-server-network-policy',
+    ],
     file: 'argo-cd-v3.0.19.yaml.gz',
     namespace: 'argocd',
     cr: {
@@ -72,13 +91,22 @@ spec:
 `,
     },
   },
-  { name: 'ingress-nginx', file: 'ingress-nginx-controller-v1.13.0.yaml' },
-  { name: 'metrics-server', file: 'metrics-server-v0.8.0.yaml' },
+  {
+    name: 'ingress-nginx',
+    file: 'ingress-nginx-controller-v1.13.0.yaml',
+    configured: ['configmap/ingress-nginx-controller', 'validatingwebhookconfiguration.admissionregistration.k8s.io/ingress-nginx-admission'],
+  },
+  { name: 'metrics-server', file: 'metrics-server-v0.8.0.yaml', configured: ['deployment.apps/metrics-server'] },
   { name: 'kube-state-metrics', file: 'kube-state-metrics-v2.16.0.yaml' },
   {
     name: 'gatekeeper',
     file: 'gatekeeper-v3.20.0.yaml',
     alone: true,
+    configured: [
+      'poddisruptionbudget.policy/gatekeeper-controller-manager',
+      'mutatingwebhookconfiguration.admissionregistration.k8s.io/gatekeeper-mutating-webhook-configuration',
+      'validatingwebhookconfiguration.admissionregistration.k8s.io/gatekeeper-validating-webhook-configuration',
+    ],
     cr: {
       yaml: `apiVersion: templates.gatekeeper.sh/v1
 kind: ConstraintTemplate
@@ -108,6 +136,7 @@ spec:
   },
   {
     name: 'kyverno',
+    configured: ['admission', 'background', 'cleanup', 'reports'].map((c) => `deployment.apps/kyverno-${c}-controller`),
     file: 'kyverno-v1.15.2.yaml.gz',
     cr: {
       yaml: `apiVersion: kyverno.io/v1
@@ -145,16 +174,23 @@ spec:
   },
   {
     name: 'metallb',
+    configured: ['validatingwebhookconfiguration.admissionregistration.k8s.io/metallb-webhook-configuration'],
     file: 'metallb-v0.15.2.yaml',
     webhooks: ['validatingwebhookconfiguration/metallb-webhook-configuration'],
-    cr: { yaml: 'apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata: {name: lan, namespace: metallb-system}\nspec: {addresses: [192.168.10.0/24]}\n' },
+    cr: {
+      yaml: 'apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata: {name: lan, namespace: metallb-system}\nspec: {addresses: [192.168.10.0/24]}\n',
+    },
   },
 ];
 
 interface Doc {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    annotations?: Record<string, string>;
+  };
 }
 
 /** The bundle's text (gunzipped), written out for kubectl, and its documents. */
@@ -163,7 +199,12 @@ function load(b: Bundle): { path: string; docs: Doc[] } {
   const text = b.file.endsWith('.gz') ? gunzipSync(raw).toString() : raw.toString();
   const path = join(TMP, b.file.replace(/\.gz$/, ''));
   writeFileSync(path, text);
-  return { path, docs: parseAllDocuments(text).map((d) => d.toJS() as Doc).filter(Boolean) };
+  return {
+    path,
+    docs: parseAllDocuments(text)
+      .map((d) => d.toJS() as Doc)
+      .filter(Boolean),
+  };
 }
 
 /**
@@ -202,9 +243,21 @@ interface Pair {
 async function pair(): Promise<Pair> {
   const servers = await Promise.all([
     testServer(),
-    testServer({ controllers: ['*'], simulatedNodes: 3, simulatedPodStartMs: 10, simulatedPodReadyMs: 10, simulatedPodRunMs: 10 }),
+    testServer({
+      controllers: ['*'],
+      simulatedNodes: 3,
+      simulatedPodStartMs: 10,
+      simulatedPodReadyMs: 10,
+      simulatedPodRunMs: 10,
+    }),
   ]);
-  return { servers, api: kubeconfigFor(servers[0]!.url), apiUrl: servers[0]!.url, live: kubeconfigFor(servers[1]!.url), liveUrl: servers[1]!.url };
+  return {
+    servers,
+    api: kubeconfigFor(servers[0]!.url),
+    apiUrl: servers[0]!.url,
+    live: kubeconfigFor(servers[1]!.url),
+    liveUrl: servers[1]!.url,
+  };
 }
 let shared: Pair;
 let own: Pair;
@@ -215,7 +268,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([shared, own].flatMap((p) => p?.servers.map((s) => s.close()) ?? []));
   // eslint-disable-next-line no-console
-  console.log(Object.entries(table).map(([b, r]) => `${b}: ${Object.entries(r).map(([s, v]) => `${s}=${v}`).join(' ')}`).join('\n'));
+  console.log(
+    Object.entries(table)
+      .map(
+        ([b, r]) =>
+          `${b}: ${Object.entries(r)
+            .map(([s, v]) => `${s}=${v}`)
+            .join(' ')}`,
+      )
+      .join('\n'),
+  );
 });
 
 const K = 180_000;
@@ -229,7 +291,16 @@ async function pathOf(url: string, d: Doc, ns?: string): Promise<string | undefi
     const found = client(url)
       .get(base)
       .then((r) => {
-        const res = r.status === 200 ? (r.body.resources as { name: string; kind: string; namespaced: boolean }[]).find((x) => x.kind === d.kind && !x.name.includes('/')) : undefined;
+        const res =
+          r.status === 200
+            ? (
+                r.body.resources as {
+                  name: string;
+                  kind: string;
+                  namespaced: boolean;
+                }[]
+              ).find((x) => x.kind === d.kind && !x.name.includes('/'))
+            : undefined;
         if (!res) paths.delete(key); // not served (yet, or any more)
         return res && { plural: res.name, namespaced: res.namespaced };
       });
@@ -261,123 +332,157 @@ async function versions(url: string, docs: Doc[], ns?: string): Promise<string[]
  * Client-side apply: every object but the too-long ones applied; those fail with upstream's message (on create
  * one line, on a patch kubectl's multi-line "error when applying patch" block), and nothing else fails.
  */
-function expectClientSide(r: { code: number; stdout: string; stderr: string }, tooLong: string[], verb: RegExp) {
+function expectClientSide(r: { code: number; stdout: string; stderr: string }, tooLong: string[], verb: RegExp, configured?: string[]): string {
   for (const l of lines(r.stdout)) expect(l).toMatch(verb);
-  const refused = [...r.stderr.matchAll(/CustomResourceDefinition\.apiextensions\.k8s\.io "([^"]+)" is invalid: metadata\.annotations: Too long: must have at most 262144 bytes/g)].map((m) => m[1]!);
+  if (configured)
+    expect(
+      lines(r.stdout)
+        .filter((l) => l.endsWith(' configured'))
+        .map((l) => l.replace(/ configured$/, ''))
+        .sort(),
+    ).toEqual([...configured].sort());
+  const refused = [
+    ...r.stderr.matchAll(
+      /CustomResourceDefinition\.apiextensions\.k8s\.io "([^"]+)" is invalid: metadata\.annotations: Too long: must have at most 262144 bytes/g,
+    ),
+  ].map((m) => m[1]!);
   expect(refused.sort()).toEqual(tooLong);
   expect(r.stderr.match(/^(Error from server|error:)/gm) ?? []).toHaveLength(tooLong.length);
   expect(r.code).toBe(tooLong.length ? 1 : 0);
+  return lines(r.stdout)
+    .filter((l) => l.endsWith(' configured'))
+    .join(',');
 }
 
 describe.concurrent('public install bundles', () => {
-  it.for(BUNDLES)('$name: apply, re-apply (nothing written), server-side, 1.27, client-side again, a custom resource, delete', { timeout: 240_000 }, async (b) => {
-    const { path, docs } = load(b);
-    const { api: apiConfig, apiUrl } = on(b);
-    const ns = b.namespace ? ['-n', b.namespace] : [];
-    const tooLong = tooLongForClientSide(docs);
-    if (b.namespace) expect((await kubectl(apiConfig, ['create', 'namespace', b.namespace])).code).toBe(0);
-    const step = async (name: string, fn: () => Promise<void>) => {
-      const t0 = Date.now();
-      try {
-        await fn();
-        record(b.name, name, true, `${Date.now() - t0}ms`);
-      } catch (e) {
-        record(b.name, name, false, String((e as Error).message).split('\n')[0]!.slice(0, 160));
-        throw e;
-      }
-    };
+  it.for(BUNDLES)(
+    '$name: apply, re-apply (nothing written), server-side, 1.27, client-side again, a custom resource, delete',
+    { timeout: 240_000 },
+    async (b) => {
+      const { path, docs } = load(b);
+      const { api: apiConfig, apiUrl } = on(b);
+      const ns = b.namespace ? ['-n', b.namespace] : [];
+      const tooLong = tooLongForClientSide(docs);
+      if (b.namespace) expect((await kubectl(apiConfig, ['create', 'namespace', b.namespace])).code).toBe(0);
+      const step = async (name: string, fn: () => Promise<string | void>) => {
+        const t0 = Date.now();
+        try {
+          const note = await fn();
+          record(b.name, name, true, `${Date.now() - t0}ms ${note ?? ''}`);
+        } catch (e) {
+          record(
+            b.name,
+            name,
+            false,
+            String((e as Error).message)
+              .split('\n')[0]!
+              .slice(0, 160),
+          );
+          throw e;
+        }
+      };
 
-    await step('csa', async () => {
-      const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
-      expectClientSide(r, tooLong, / created$/);
-      expect(lines(r.stdout)).toHaveLength(docs.length - tooLong.length);
-    });
-    const first = await versions(apiUrl, docs, b.namespace);
-    await step('csa-again', async () => {
-      const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
-      expectClientSide(r, tooLong, / (unchanged|configured)$/);
-      expect(await versions(apiUrl, docs, b.namespace)).toEqual(first);
-    });
-    let all: string[] = [];
-    await step('ssa', async () => {
-      const r = await kubectl(apiConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K);
-      expect(r.stderr).toBe('');
-      expect(lines(r.stdout)).toHaveLength(docs.length);
-      all = await versions(apiUrl, docs, b.namespace);
-      // kubectl (since 1.26, migrateToSSAIfNecessary) first moves the kubectl-client-side-apply managedFields entry
-      // to its Apply entry (csaupgrade): a metadata-only write, so resourceVersions move but no generation does;
-      // only the objects client-side apply could not create are new
-      const gen = (vs: string[]) => vs.map((v) => v.split(' ')).map(([o, , g]) => `${o} ${g}`);
-      const created = all.filter((v) => !first.some((f) => f.split(' ')[0] === v.split(' ')[0]));
-      expect(created.map((v) => v.split(' ')[0]!.split('/')[2]).sort()).toEqual(tooLong);
-      expect(gen(all.filter((v) => !created.includes(v)))).toEqual(gen(first));
-    });
-    await step('1.27-ssa', async () => {
-      // the same server-side apply by the older client: nothing written
-      const r = await kubectl(apiConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K, { binary: K127 });
-      expect(r.stderr).toBe('');
-      expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
-    });
-    await step('csa-after-ssa', async () => {
-      const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
-      expectClientSide(r, tooLong, / (unchanged|configured)$/);
-      expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
-    });
-    await step('1.27-csa', async () => {
-      const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K, { binary: K127 });
-      expectClientSide(r, tooLong, / (unchanged|configured)$/);
-      expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
-    });
-    if (b.cr) {
-      await step('custom-resource', async () => {
-        if (b.webhooks) expect((await kubectl(apiConfig, ['delete', ...b.webhooks])).code).toBe(0);
-        const r = await kubectl(apiConfig, ['create', '-f', '-'], b.cr!.yaml);
-        expect(r.stdout.trim()).toMatch(/ created$/);
-        if (b.cr!.warning) expect(r.stderr).toMatch(b.cr!.warning);
-        else expect(r.stderr).toBe('');
-        expect((await kubectl(apiConfig, ['delete', '-f', '-'], b.cr!.yaml)).code).toBe(0);
+      await step('csa', async () => {
+        const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
+        expectClientSide(r, tooLong, / created$/);
+        expect(lines(r.stdout)).toHaveLength(docs.length - tooLong.length);
       });
-    }
-    await step('delete', async () => {
-      const r = await kubectl(apiConfig, ['delete', ...ns, '-f', path, '--ignore-not-found', '--timeout=60s'], undefined, K);
-      expect(withoutScopeWarning(r.stderr)).toBe('');
-      if (b.namespace) expect((await kubectl(apiConfig, ['delete', 'namespace', b.namespace, '--timeout=60s'])).code).toBe(0);
-      expect(await versions(apiUrl, docs, b.namespace)).toEqual([]);
-    });
-  });
-
-  it.for(BUNDLES)('$name: installed server-side by kubectl 1.27 on simulated nodes, its workloads become ready; deleted, cleanup finishes', { timeout: 240_000 }, async (b, ctx) => {
-    const { path, docs } = load(b);
-    const { live: liveConfig, liveUrl } = on(b);
-    const ns = b.namespace ? ['-n', b.namespace] : [];
-    if (b.namespace) expect((await kubectl(liveConfig, ['create', 'namespace', b.namespace])).code).toBe(0);
-    const r = await kubectl(liveConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K, { binary: K127 });
-    expect(r.stderr).toBe('');
-    record(b.name, 'live-install', true);
-    // ready: the controllers' own status, as `kubectl rollout status` reads it
-    const c = client(liveUrl);
-    const workloads = docs.filter((d) => ['Deployment', 'DaemonSet', 'StatefulSet'].includes(d.kind));
-    expect(workloads.length).toBeGreaterThan(0);
-    const notReady = async () => {
-      const out: string[] = [];
-      for (const w of workloads) {
-        const o = (await c.get(`/apis/apps/v1/namespaces/${w.metadata.namespace ?? b.namespace}/${w.kind.toLowerCase()}s/${w.metadata.name}`)).body;
-        const s = o.status ?? {};
-        const replicas = o.spec?.replicas ?? 1;
-        const ready =
-          s.observedGeneration === o.metadata?.generation &&
-          (w.kind === 'DaemonSet' ? s.desiredNumberScheduled > 0 && s.numberReady === s.desiredNumberScheduled : (s.readyReplicas ?? 0) === replicas && (w.kind !== 'Deployment' || s.availableReplicas === replicas));
-        if (!ready) out.push(`${w.kind}/${w.metadata.name}`);
+      const first = await versions(apiUrl, docs, b.namespace);
+      await step('csa-again', async () => {
+        const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
+        const configured = expectClientSide(r, tooLong, / (unchanged|configured)$/, b.configured ?? []);
+        expect(await versions(apiUrl, docs, b.namespace)).toEqual(first);
+        return configured;
+      });
+      let all: string[] = [];
+      await step('ssa', async () => {
+        const r = await kubectl(apiConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K);
+        expect(r.stderr).toBe('');
+        expect(lines(r.stdout)).toHaveLength(docs.length);
+        all = await versions(apiUrl, docs, b.namespace);
+        // kubectl (since 1.26, migrateToSSAIfNecessary) first moves the kubectl-client-side-apply managedFields entry
+        // to its Apply entry (csaupgrade): a metadata-only write, so resourceVersions move but no generation does;
+        // only the objects client-side apply could not create are new
+        const gen = (vs: string[]) => vs.map((v) => v.split(' ')).map(([o, , g]) => `${o} ${g}`);
+        const created = all.filter((v) => !first.some((f) => f.split(' ')[0] === v.split(' ')[0]));
+        expect(created.map((v) => v.split(' ')[0]!.split('/')[2]).sort()).toEqual(tooLong);
+        expect(gen(all.filter((v) => !created.includes(v)))).toEqual(gen(first));
+      });
+      await step('1.27-ssa', async () => {
+        // the same server-side apply by the older client: nothing written
+        const r = await kubectl(apiConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K, { binary: K127 });
+        expect(r.stderr).toBe('');
+        expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
+      });
+      await step('csa-after-ssa', async () => {
+        const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
+        const configured = expectClientSide(r, tooLong, / (unchanged|configured)$/, b.configured ?? []);
+        expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
+        return configured;
+      });
+      await step('1.27-csa', async () => {
+        const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K, { binary: K127 });
+        const configured = expectClientSide(r, tooLong, / (unchanged|configured)$/, b.configured ?? []);
+        expect(await versions(apiUrl, docs, b.namespace)).toEqual(all);
+        return configured;
+      });
+      if (b.cr) {
+        await step('custom-resource', async () => {
+          if (b.webhooks) expect((await kubectl(apiConfig, ['delete', ...b.webhooks])).code).toBe(0);
+          const r = await kubectl(apiConfig, ['create', '-f', '-'], b.cr!.yaml);
+          expect(r.stdout.trim()).toMatch(/ created$/);
+          if (b.cr!.warning) expect(r.stderr).toMatch(b.cr!.warning);
+          else expect(r.stderr).toBe('');
+          expect((await kubectl(apiConfig, ['delete', '-f', '-'], b.cr!.yaml)).code).toBe(0);
+        });
       }
-      return out;
-    };
-    await ctx.expect.poll(notReady, { timeout: 60_000, interval: 200 }).toEqual([]);
-    record(b.name, 'live-ready', true);
-    // the namespace controller may remove namespaced objects before kubectl reaches them
-    const d = await kubectl(liveConfig, ['delete', ...ns, '-f', path, '--ignore-not-found', '--timeout=60s'], undefined, K);
-    expect(withoutScopeWarning(d.stderr)).toBe('');
-    if (b.namespace) expect((await kubectl(liveConfig, ['delete', 'namespace', b.namespace, '--timeout=60s'])).code).toBe(0);
-    expect(await versions(liveUrl, docs, b.namespace)).toEqual([]);
-    record(b.name, 'live-cleanup', true);
-  });
+      await step('delete', async () => {
+        const r = await kubectl(apiConfig, ['delete', ...ns, '-f', path, '--ignore-not-found', '--timeout=60s'], undefined, K);
+        expect(withoutScopeWarning(r.stderr)).toBe('');
+        if (b.namespace) expect((await kubectl(apiConfig, ['delete', 'namespace', b.namespace, '--timeout=60s'])).code).toBe(0);
+        expect(await versions(apiUrl, docs, b.namespace)).toEqual([]);
+      });
+    },
+  );
+
+  it.for(BUNDLES)(
+    '$name: installed server-side by kubectl 1.27 on simulated nodes, its workloads become ready; deleted, cleanup finishes',
+    { timeout: 240_000 },
+    async (b, ctx) => {
+      const { path, docs } = load(b);
+      const { live: liveConfig, liveUrl } = on(b);
+      const ns = b.namespace ? ['-n', b.namespace] : [];
+      if (b.namespace) expect((await kubectl(liveConfig, ['create', 'namespace', b.namespace])).code).toBe(0);
+      const r = await kubectl(liveConfig, ['apply', '--server-side', ...ns, '-f', path], undefined, K, { binary: K127 });
+      expect(r.stderr).toBe('');
+      record(b.name, 'live-install', true);
+      // ready: the controllers' own status, as `kubectl rollout status` reads it
+      const c = client(liveUrl);
+      const workloads = docs.filter((d) => ['Deployment', 'DaemonSet', 'StatefulSet'].includes(d.kind));
+      expect(workloads.length).toBeGreaterThan(0);
+      const notReady = async () => {
+        const out: string[] = [];
+        for (const w of workloads) {
+          const o = (await c.get(`/apis/apps/v1/namespaces/${w.metadata.namespace ?? b.namespace}/${w.kind.toLowerCase()}s/${w.metadata.name}`)).body;
+          const s = o.status ?? {};
+          const replicas = o.spec?.replicas ?? 1;
+          const ready =
+            s.observedGeneration === o.metadata?.generation &&
+            (w.kind === 'DaemonSet'
+              ? s.desiredNumberScheduled > 0 && s.numberReady === s.desiredNumberScheduled
+              : (s.readyReplicas ?? 0) === replicas && (w.kind !== 'Deployment' || s.availableReplicas === replicas));
+          if (!ready) out.push(`${w.kind}/${w.metadata.name}`);
+        }
+        return out;
+      };
+      await ctx.expect.poll(notReady, { timeout: 60_000, interval: 200 }).toEqual([]);
+      record(b.name, 'live-ready', true);
+      // the namespace controller may remove namespaced objects before kubectl reaches them
+      const d = await kubectl(liveConfig, ['delete', ...ns, '-f', path, '--ignore-not-found', '--timeout=60s'], undefined, K);
+      expect(withoutScopeWarning(d.stderr)).toBe('');
+      if (b.namespace) expect((await kubectl(liveConfig, ['delete', 'namespace', b.namespace, '--timeout=60s'])).code).toBe(0);
+      expect(await versions(liveUrl, docs, b.namespace)).toEqual([]);
+      record(b.name, 'live-cleanup', true);
+    },
+  );
 });
