@@ -267,17 +267,19 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([shared, own].flatMap((p) => p?.servers.map((s) => s.close()) ?? []));
+  // the bundle × step table (BUNDLE_TABLE=1)
   // eslint-disable-next-line no-console
-  console.log(
-    Object.entries(table)
-      .map(
-        ([b, r]) =>
-          `${b}: ${Object.entries(r)
-            .map(([s, v]) => `${s}=${v}`)
-            .join(' ')}`,
-      )
-      .join('\n'),
-  );
+  if (process.env.BUNDLE_TABLE)
+    console.log(
+      Object.entries(table)
+        .map(
+          ([b, r]) =>
+            `${b}: ${Object.entries(r)
+              .map(([s, v]) => `${s}=${v}`)
+              .join(' ')}`,
+        )
+        .join('\n'),
+    );
 });
 
 const K = 180_000;
