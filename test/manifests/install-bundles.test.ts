@@ -360,7 +360,7 @@ describe.concurrent('public install bundles', () => {
   it.for(BUNDLES)(
     '$name: apply, re-apply (nothing written), server-side, 1.27, client-side again, a custom resource, delete',
     { timeout: 240_000 },
-    async (b) => {
+    async (b, ctx) => {
       const { path, docs } = load(b);
       const { api: apiConfig, apiUrl } = on(b);
       const ns = b.namespace ? ['-n', b.namespace] : [];
@@ -389,6 +389,18 @@ describe.concurrent('public install bundles', () => {
         expectClientSide(r, tooLong, / created$/);
         expect(lines(r.stdout)).toHaveLength(docs.length - tooLong.length);
       });
+      // the one writer besides kubectl here: the disruption controller's first status of a new PDB
+      const pdbs = docs.filter((d) => d.kind === 'PodDisruptionBudget');
+      const pdbPending = async () => {
+        const out: string[] = [];
+        for (const d of pdbs) {
+          const o = (await client(apiUrl).get(`/apis/policy/v1/namespaces/${d.metadata.namespace ?? b.namespace}/poddisruptionbudgets/${d.metadata.name}`))
+            .body;
+          if (o.status?.observedGeneration !== o.metadata?.generation) out.push(d.metadata.name);
+        }
+        return out;
+      };
+      await ctx.expect.poll(pdbPending, { timeout: 30_000, interval: 100 }).toEqual([]);
       const first = await versions(apiUrl, docs, b.namespace);
       await step('csa-again', async () => {
         const r = await kubectl(apiConfig, ['apply', ...ns, '-f', path], undefined, K);
