@@ -1,5 +1,5 @@
-// Who may read metrics.k8s.io: the view, edit and admin roles aggregate metrics-server's
-// system:aggregated-metrics-reader (this server serves the group itself), in either spelling of the group.
+// Who may read metrics.k8s.io: the view, edit and admin roles aggregate system:periscope:aggregated-metrics-reader
+// (this server serves the group itself), in either spelling of the group; metrics-server's own role name stays free.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authzServer, type AuthzFixture } from './support.js';
 
@@ -22,7 +22,18 @@ describe('metrics.k8s.io under RBAC', () => {
     expect((await fx.as('carol').get('/apis/metrics.service.io/v1beta1/namespaces/team/pods')).status).toBe(200);
     expect((await fx.as('carol').get('/apis/metrics.k8s.io/v1beta1/namespaces/default/pods')).status).toBe(403);
     expect((await fx.as('dave').get('/apis/metrics.k8s.io/v1beta1/namespaces/team/pods')).status).toBe(403);
-    const role = (await fx.as('admin').get('/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregated-metrics-reader')).body;
+    const role = (await fx.as('admin').get('/apis/rbac.authorization.k8s.io/v1/clusterroles/system:periscope:aggregated-metrics-reader')).body;
     expect(role.rules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: ['metrics.service.io'], resources: ['pods', 'nodes'] }]);
+  });
+
+  it("server-side applying metrics-server's system:aggregated-metrics-reader creates it without conflicts, as upstream 1.33 (no such bootstrap role)", async () => {
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'system:aggregated-metrics-reader', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+      rules: [{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }],
+    };
+    const r = await fx.as('admin').patch('/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregated-metrics-reader?fieldManager=kubectl', role, 'application/apply-patch+yaml');
+    expect(r.status, r.text).toBe(201);
   });
 });

@@ -61,7 +61,8 @@ export function kubectl(kubeconfig: string, args: string[], input?: string, time
     const child = execFile(
       opts.binary ?? KUBECTL,
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: timeoutMs, env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid), ...opts.env } },
+      // kubectl's errors for a refused patch quote the whole patch (a large CRD's is several hundred KB)
+      { timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...process.env, HOME: tmpdir(), KUBECACHEDIR: join(tmpdir(), 'periscope-kubecache-' + process.pid), ...opts.env } },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     if (input !== undefined) {

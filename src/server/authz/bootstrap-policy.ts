@@ -134,9 +134,10 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
     ],
   },
   {
-    // not upstream's bootstrap policy but metrics-server's manifest: this server serves metrics.k8s.io itself
-    // (with simulated nodes), so those who may view a namespace may run `kubectl top` there
-    name: 'system:aggregated-metrics-reader',
+    // not upstream's bootstrap policy: this server serves metrics.k8s.io itself (with simulated nodes), so those who
+    // may view a namespace may run `kubectl top` there. A name of our own: metrics-server's manifest creates its
+    // system:aggregated-metrics-reader, which upstream 1.33 does not have (server-side applying it conflicted)
+    name: 'system:periscope:aggregated-metrics-reader',
     labels: { [AGGREGATE_TO('view')]: 'true', [AGGREGATE_TO('edit')]: 'true', [AGGREGATE_TO('admin')]: 'true' },
     rules: [rule(READ, ['metrics.service.io'], ['pods', 'nodes'])],
   },
