@@ -97,15 +97,30 @@ describe('other admission configuration', () => {
     expect((await postCm()).status).toBe(201);
   });
 
+  it('NamespaceLifecycle: a namespace created, then terminating, takes effect on the next write', async () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cache-ns', finalizers: ['example.com/hold'] } };
+    const into = () => c.post('/api/v1/namespaces/cache-ns/configmaps', cm());
+    expect((await into()).status).toBe(404);
+    expect((await c.post('/api/v1/namespaces', ns)).status).toBe(201);
+    expect((await into()).status).toBe(201);
+    expect((await c.del('/api/v1/namespaces/cache-ns')).status).toBe(200);
+    const refused = await into();
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('because it is being terminated');
+  });
+
   it('a write reads no admission configuration from storage', async () => {
     await postCm(); // caches loaded
     const range = vi.spyOn(api.store, 'range');
+    const get = vi.spyOn(api.store, 'get');
     try {
       expect((await postCm()).status).toBe(201);
       const prefixes = range.mock.calls.map(([o]) => o.prefix);
       expect(prefixes.filter((p) => /admissionregistration|resourcequotas/.test(p))).toEqual([]);
+      expect(get.mock.calls.map(([k]) => k).filter((k) => k.includes('/namespaces/'))).toEqual([]);
     } finally {
       range.mockRestore();
+      get.mockRestore();
     }
   });
 });

@@ -32,6 +32,12 @@ export class ConfigCache {
     return (this.sorted ??= [...this.objects.values()].sort((x, y) => (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? '')));
   }
 
+  /** The object stored under `key`, as last delivered by the watch. */
+  async get(key: string): Promise<KubeObject | undefined> {
+    await (this.ready ??= this.load());
+    return this.objects.get(key);
+  }
+
   /** True when some object's key starts with `prefix` (e.g. a namespace's quotas exist). */
   async hasUnder(prefix: string): Promise<boolean> {
     await (this.ready ??= this.load());
