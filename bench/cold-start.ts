@@ -49,7 +49,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function coldStart(dir: string, list: string): Promise<{ ready: number; firstPage: number; rss: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', here('./serve-cold.ts'), dir, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_PROF=<dir>: the server writes a V8 CPU profile there when it stops (as bench/lib/child.ts)
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', here('./serve-cold.ts'), dir, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     let ready = 0;
     while (!ready) {

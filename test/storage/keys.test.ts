@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareKeys, prefixEnd } from '../../src/server/storage/keys.js';
 
@@ -8,6 +9,14 @@ const bytes = (a: string, b: string) => Math.sign(Buffer.compare(Buffer.from(a),
 describe('compareKeys', () => {
   it('orders like the UTF-8 bytes of the keys', () => {
     for (const a of samples) for (const b of samples) expect([a, b, Math.sign(compareKeys(a, b))]).toEqual([a, b, bytes(a, b)]);
+  });
+
+  it('orders like the UTF-8 bytes for any well-formed keys, with and without units past U+D800 (fast path and loop)', () => {
+    const unit = fc.constantFrom('a', 'b', '/', '\u00e9', '\ud7ff', '\ue000', '\uffff', '\u{10000}', '\u{1f600}', '\u{10ffff}');
+    const key = fc.array(unit, { maxLength: 6 }).map((u) => u.join(''));
+    fc.assert(fc.property(key, key, (a, b) => {
+      expect(Math.sign(compareKeys(a, b))).toBe(bytes(a, b));
+    }), { numRuns: 3000 });
   });
 });
 

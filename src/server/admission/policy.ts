@@ -16,6 +16,7 @@ import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, fromCe
 import { labelsOf, matchResources, namespaceObjectOf } from './matching.js';
 import { admissionView, reviewRequest } from './webhooks.js';
 import { inSpan } from '../tracing.js';
+import { configCache } from './config-cache.js';
 
 export interface PolicyPluginDeps {
   store: RevisionedStore;
@@ -31,9 +32,9 @@ const BINDINGS = { group: ADMISSION_GROUP, plural: 'validatingadmissionpolicybin
 /** upstream reasonToCode */
 const REASON_CODES: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 };
 
-async function list(store: RevisionedStore, t: typeof POLICIES): Promise<KubeObject[]> {
-  const page = await store.range({ prefix: collectionPrefix(t) });
-  return page.kvs.map((kv) => decodeFromStorage(kv));
+/** Policies and bindings in name order, from their watch-kept caches (upstream reads informers). */
+function list(store: RevisionedStore, t: typeof POLICIES): Promise<readonly KubeObject[]> {
+  return configCache(store, collectionPrefix(t)).list();
 }
 
 interface Denial {
@@ -57,7 +58,7 @@ export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): Admissi
       let ns: Promise<KubeObject | undefined> | undefined;
       const nsObj = () => (ns ??= namespaceObjectOf(deps.store, a));
       const denials: Denial[] = [];
-      for (const b of bindings.sort((x, y) => str(x.metadata?.name).localeCompare(str(y.metadata?.name)))) {
+      for (const b of bindings) {
         const bspec = obj(b.spec);
         const policy = policies.get(str(bspec.policyName));
         if (!policy) continue;

@@ -12,6 +12,7 @@ import type { TypeRegistry } from '../registry/registry.js';
 import { formatNanos, isBinaryQuantity, quantityNanos } from '../registry/schema/quantity.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
+import { configCache } from './config-cache.js';
 import { namespaceUsage, quotaMatches, usageOf, type Usage } from './quota-usage.js';
 
 const QUOTAS = { group: '', plural: 'resourcequotas', scope: 'Namespaced' as const };
@@ -50,6 +51,9 @@ function missingConstraints(pod: KubeObject, required: string[]): string {
 }
 
 export async function quotasIn(store: RevisionedStore, namespace: string): Promise<KubeObject[]> {
+  // most namespaces have no quota: the watch-kept cache of quota keys answers that without a store read;
+  // a namespace with quotas reads them from storage, current to this write
+  if (!(await configCache(store, collectionPrefix(QUOTAS)).hasUnder(collectionPrefix(QUOTAS, namespace)))) return [];
   const page = await store.range({ prefix: collectionPrefix(QUOTAS, namespace) });
   return page.kvs.map((kv) => decodeFromStorage(kv)).sort((x, y) => (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? ''));
 }

@@ -8,7 +8,6 @@ import { errors, failure, StatusError } from '../../api/status.js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { collectionPrefix } from '../registry/keys.js';
 import { canonicalApiVersion, inUpstreamSpelling, upstreamGroup } from '../registry/names.js';
-import { decodeFromStorage } from '../registry/resource-store.js';
 import { ADMISSION_GROUP } from '../registry/builtin-admission.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
@@ -18,6 +17,7 @@ import { allowAllAuthorizer, celAuthorizer, compileAdmissionCel, evalCel, toCel,
 import { namespaceObjectOf, namespaceSelectorMatches, objectSelectorMatches, ruleMatches } from './matching.js';
 import { postReview, resolveTarget, WebhookCredentials } from './webhook-client.js';
 import { TRACER_NAME } from '../tracing.js';
+import { configCache, type ConfigCache } from './config-cache.js';
 
 export interface WebhookPluginDeps {
   store: RevisionedStore;
@@ -39,16 +39,22 @@ export function isAdmissionConfigResource(a: AdmissionAttributes): boolean {
   return a.type.group === ADMISSION_GROUP;
 }
 
-async function listConfigs(store: RevisionedStore, phase: Phase): Promise<KubeObject[]> {
-  const page = await store.range({ prefix: collectionPrefix(KINDS[phase]) });
-  return page.kvs.map((kv) => decodeFromStorage(kv)).sort((x, y) => str(x.metadata?.name).localeCompare(str(y.metadata?.name)));
-}
+type Hooks = readonly { config: string; hook: Obj }[];
+const hookLists = new WeakMap<ConfigCache, { generation: number; hooks: Hooks }>();
 
-/** Webhooks of every configuration, in upstream's order: configurations by name, then list order. */
-async function webhooksOf(store: RevisionedStore, phase: Phase): Promise<{ config: string; hook: Obj }[]> {
-  const out: { config: string; hook: Obj }[] = [];
-  for (const c of await listConfigs(store, phase)) for (const h of arr(c.webhooks)) out.push({ config: str(c.metadata?.name), hook: obj(h) });
-  return out;
+/**
+ * Webhooks of every configuration, in upstream's order: configurations by name, then list order. Read from
+ * the configurations' watch-kept cache (upstream's webhook configuration manager reads an informer).
+ */
+async function webhooksOf(store: RevisionedStore, phase: Phase): Promise<Hooks> {
+  const cache = configCache(store, collectionPrefix(KINDS[phase]));
+  const configs = await cache.list();
+  const known = hookLists.get(cache);
+  if (known && known.generation === cache.generation) return known.hooks;
+  const hooks: { config: string; hook: Obj }[] = [];
+  for (const c of configs) for (const h of arr(c.webhooks)) hooks.push({ config: str(c.metadata?.name), hook: obj(h) });
+  hookLists.set(cache, { generation: cache.generation, hooks });
+  return hooks;
 }
 
 interface Ctx {
@@ -251,7 +257,7 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps): AdmissionPlugin 
       // upstream reinvocation: IfNeeded webhooks called once are called again (once) when a later webhook changed the object.
       const invoked = new Set<Obj>();
       let changedAfter = new Map<Obj, boolean>();
-      const run = async (list: { hook: Obj }[]) => {
+      const run = async (list: readonly { hook: Obj }[]) => {
         for (const { hook } of list) {
           const resp = await tracer.startActiveSpan(`Admission webhook ${str(hook.name)}`, async (span) => {
             try {

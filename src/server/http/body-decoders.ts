@@ -5,6 +5,8 @@ import { decodeJsonWithDuplicates, decodeYamlWithDuplicates } from './body.js';
 export interface BodyDecodeResult {
   value: unknown;
   duplicates: string[];
+  /** Nesting depth of value, when the decoder measured it (the object walk need not repeat). */
+  depth?: number;
 }
 
 export type BodyDecoder = (buf: Buffer) => BodyDecodeResult;

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { parseDocument, parseAllDocuments } from 'yaml';
 import { essence, parseMediaType } from '../../api/media.js';
 import { errors, StatusError } from '../../api/status.js';
-import { checkJsonDepth, checkYamlDepth, isStackOverflow, NestingError } from '../../api/nesting.js';
+import { checkYamlDepth, isStackOverflow, MAX_JSON_DEPTH, NestingError } from '../../api/nesting.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from '../../api/duplicate-fields.js';
 import { fastYamlDecode } from '../../api/yaml-parse.js';
 
@@ -94,15 +94,87 @@ export function decodeJson(buf: Buffer): unknown {
   return decodeJsonWithDuplicates(buf, false).value;
 }
 
-export function decodeJsonWithDuplicates(buf: Buffer, findDuplicates = true): { value: unknown; duplicates: string[] } {
+export function decodeJsonWithDuplicates(buf: Buffer, findDuplicates = true): { value: unknown; duplicates: string[]; depth?: number } {
   const text = buf.toString('utf8');
   try {
-    checkJsonDepth(text);
+    // one scan of the text: the depth limit before the parser sees it, and how many members it names
+    const members = scanJson(text);
     const value: unknown = JSON.parse(text);
-    return { value, duplicates: findDuplicates ? jsonDuplicateFields(text) : [] };
+    if (!findDuplicates) return { value, duplicates: [] };
+    // JSON.parse keeps one member per name: fewer members than the text named means duplicates, and
+    // only then is the text walked again for their paths
+    const shape = shapeOf(value);
+    return { value, duplicates: shape.members === members ? [] : jsonDuplicateFields(text), depth: shape.depth };
   } catch (e) {
     decodeFailure(e, 'JSON');
   }
+}
+
+/**
+ * Throws NestingError when JSON text opens more than `limit` arrays/objects at once (as checkJsonDepth,
+ * strings skipped); returns the number of object members (keys) the text names. Only the count of valid
+ * JSON is meaningful: invalid text is refused by JSON.parse next.
+ */
+export function scanJson(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let members = 0;
+  let expectKey = false;
+  // isObject[d]: the container open at depth d is an object
+  const isObject: boolean[] = [false];
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip a string, honouring backslash escapes
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      if (expectKey) {
+        members++;
+        expectKey = false;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) throw new NestingError(limit);
+      expectKey = c === 0x7b;
+      isObject[depth] = expectKey;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      expectKey = false;
+    } else if (c === 0x2c) {
+      expectKey = depth > 0 && isObject[depth] === true;
+    }
+  }
+  return members;
+}
+
+/** Members (own keys of every object) and nesting depth of a parsed JSON value, walked without recursion. */
+export function shapeOf(value: unknown): { members: number; depth: number } {
+  if (value === null || typeof value !== 'object') return { members: 0, depth: 0 };
+  let members = 0;
+  let max = 0;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    const d = depths.pop()!;
+    if (d > max) max = d;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (c !== null && typeof c === 'object') stack.push(c), depths.push(d + 1);
+      }
+    } else {
+      const keys = Object.keys(v);
+      members += keys.length;
+      for (let i = 0; i < keys.length; i++) {
+        const c: unknown = (v as Record<string, unknown>)[keys[i]!];
+        if (c !== null && typeof c === 'object') stack.push(c), depths.push(d + 1);
+      }
+    }
+  }
+  return { members, depth: max };
 }
 
 export function decodeYaml(buf: Buffer): unknown {

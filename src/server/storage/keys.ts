@@ -1,9 +1,19 @@
 // Key ordering shared by every backend: keys sort by the bytes of their UTF-8
 // encoding (what etcd and SQLite's BINARY collation do), not by UTF-16 units.
 
+/** A UTF-16 unit at or above the surrogates: only there does UTF-16 order differ from UTF-8 byte order. */
+const HIGH_UNIT = /[\ud800-\uffff]/;
+
 /** Compare two keys in UTF-8 byte order. */
 export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
+  // the first difference pairs two units >= U+D800 only if both keys hold one: otherwise the engine's
+  // UTF-16 comparison is the UTF-8 order (and several times faster than the loop below)
+  if (!HIGH_UNIT.test(a) || !HIGH_UNIT.test(b)) return a < b ? -1 : 1;
+  return compareUnits(a, b);
+}
+
+function compareUnits(a: string, b: string): number {
   const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -1,6 +1,6 @@
 // Turning a request body into an object of the endpoint's kind: decoding, kind/apiVersion checks, field validation.
 import { MEDIA } from '../../../api/media.js';
-import { checkObjectDepth, NestingError } from '../../../api/nesting.js';
+import { checkObjectDepth, MAX_OBJECT_DEPTH, NestingError } from '../../../api/nesting.js';
 import { errors } from '../../../api/status.js';
 import { canonicalApiVersion, canonicalGroup, inApiVersionSpelling } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
@@ -52,7 +52,8 @@ export async function decodeObjectBody(s: RequestScope): Promise<DecodedObject> 
   const decoded = decoder(buf);
   const v = decoded.value;
   if (!isPlainObject(v)) throw errors.badRequest('the request body must be a single object');
-  checkDepth(v);
+  if (decoded.depth === undefined) checkDepth(v);
+  else if (decoded.depth > MAX_OBJECT_DEPTH) throw errors.badRequest(new NestingError(MAX_OBJECT_DEPTH).message);
   return { obj: v as KubeObject, duplicates: decoded.duplicates };
 }
 
