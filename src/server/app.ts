@@ -272,7 +272,7 @@ export async function startServer(
     await crds.start();
     closers.push(() => crds.stop());
     await authorization.start();
-    const policyTypes = new PolicyTypeChecker({ store, types, log });
+    const policyTypes = new PolicyTypeChecker({ store, types, admission, log });
     await policyTypes.start();
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;

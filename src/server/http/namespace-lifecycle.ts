@@ -37,6 +37,8 @@ export function namespaceLifecycle(deps: Pick<ApiDeps, 'store'>): AdmissionPlugi
       if (a.operation === 'DELETE' && a.type.group === '' && a.type.plural === 'namespaces' && IMMORTAL_NAMESPACES.has(a.name))
         throw errors.forbidden({ group: '', resource: 'namespaces', name: a.name }, 'this namespace may not be deleted');
       if (a.operation !== 'CREATE' || a.type.scope !== 'Namespaced' || !a.namespace) return;
+      // upstream: access reviews are always allowed (a NotFound would tell which namespaces exist)
+      if (a.type.plural === 'localsubjectaccessreviews') return;
       const got = await deps.store.get(objectKey(NAMESPACES, undefined, a.namespace));
       if (!got.kv) throw errors.notFound({ group: '', resource: 'namespaces', name: a.namespace });
       if (terminating(seen, got.kv)) {
