@@ -39,11 +39,14 @@ export function componentContext(user: string, manager: string, signal?: AbortSi
   return { user: serverComponent(user), fieldManager: manager, dryRun, warnings: [], signal };
 }
 
-/** Options objects as upstream sends them to webhooks (meta.k8s.io/v1 CreateOptions, UpdateOptions, ...). */
-export function optionsObject(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', ctx: WriteContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const out: Record<string, unknown> = { kind, apiVersion: 'meta.service.io/v1', ...extra };
-  if (ctx.dryRun && out.dryRun === undefined) out.dryRun = ['All'];
-  if (ctx.fieldManager && kind !== 'DeleteOptions' && out.fieldManager === undefined) out.fieldManager = ctx.fieldManager;
+/**
+ * The options object admission sees when the caller gave none: upstream's handlers always pass their
+ * CreateOptions/UpdateOptions (a patch's become UpdateOptions, or CreateOptions for an apply that creates).
+ */
+export function optionsOf(ctx: WriteContext, kind: 'CreateOptions' | 'UpdateOptions'): Record<string, unknown> {
+  if (ctx.options) return ctx.options;
+  const out: Record<string, unknown> = { kind, apiVersion: 'meta.service.io/v1' };
+  if (ctx.dryRun) out.dryRun = ['All'];
   return out;
 }
 

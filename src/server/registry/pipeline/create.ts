@@ -9,7 +9,7 @@ import type { AdmissionAttributes } from '../../http/admission.js';
 import { dropDisabledFields } from '../disabled-fields.js';
 import type { SystemFields } from '../resource-store.js';
 import type { KubeObject } from '../types.js';
-import { wireUser, type WriteContext, type WriteTarget } from './context.js';
+import { optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
 import { recordUpdate } from './managed.js';
 import { validateForStore } from './validate.js';
 
@@ -45,7 +45,7 @@ export async function createObject(t: WriteTarget, ctx: WriteContext, obj: KubeO
   recordUpdate(type, ctx, undefined, obj, '');
   const user = wireUser(ctx);
   const attrs: AdmissionAttributes = { operation: 'CREATE', type, namespace: ns ?? '', name: meta.name ?? '', subresource: '', object: obj, dryRun: ctx.dryRun, user: ctx.user.name, userInfo: user, warnings: ctx.warnings };
-  if (ctx.options) attrs.options = ctx.options;
+  attrs.options = optionsOf(ctx, 'CreateOptions');
   const system = { uid: meta.uid, creationTimestamp: meta.creationTimestamp, generation: meta.generation };
   await t.admission.admit(attrs);
   afterMutatingCreate(t, obj, ns, attrs.name, system);

@@ -9,7 +9,7 @@ import { dropDisabledFields } from '../disabled-fields.js';
 import { canonicalApiVersion } from '../names.js';
 import type { StoredObject } from '../resource-store.js';
 import type { KubeObject, ResourceType } from '../types.js';
-import { wireUser, type WriteContext, type WriteTarget } from './context.js';
+import { optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
 import { checkDepth, dedupOwnerReferences } from './create.js';
 import { recordUpdate } from './managed.js';
 import { validateForStore } from './validate.js';
@@ -73,7 +73,7 @@ export async function updateObject(t: WriteTarget, ctx: WriteContext, next: Kube
     userInfo: wireUser(ctx),
     warnings: ctx.warnings,
   };
-  if (ctx.options) attrs.options = ctx.options;
+  attrs.options = optionsOf(ctx, 'UpdateOptions');
   const rvBefore = next.metadata!.resourceVersion;
   if (admit) await t.admission.admit(attrs);
   afterMutatingUpdate(t, next, old, sub, rvBefore);
