@@ -148,6 +148,33 @@ describe('admission webhooks see every write path', () => {
     expect(seen[0].object.status.conditions.map((x: any) => x.type)).toContain('Established');
   });
 
+  it('creates that store nothing: TokenRequest, TokenReview and SubjectAccessReview are admitted (and can be refused)', async () => {
+    await webhooks('validating', '/virtual', [
+      rule(['CREATE'], [''], ['serviceaccounts/token']),
+      rule(['CREATE'], ['authentication.k8s.io'], ['tokenreviews']),
+      rule(['CREATE'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+    ]);
+    expect((await c.post(`/api/v1/namespaces/${NS}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).status).toBe(201);
+    const token = await c.post(`/api/v1/namespaces/${NS}/serviceaccounts/robot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+    expect(token.status, token.text).toBe(201);
+    const review = await c.post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: token.body.status.token } });
+    expect(review.status, review.text).toBe(201);
+    const sar = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'someone', resourceAttributes: { verb: 'get', resource: 'pods' } } };
+    expect((await c.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', sar)).status).toBe(201);
+    const seen = requests('/virtual');
+    expect(seen.map((q) => `${q.kind.kind} ${q.resource.resource}${q.subResource ? `/${q.subResource}` : ''}`)).toEqual([
+      'TokenRequest serviceaccounts/token',
+      'TokenReview tokenreviews',
+      'SubjectAccessReview subjectaccessreviews',
+    ]);
+    for (const q of seen) expect(q).toMatchObject({ operation: 'CREATE', userInfo: { username: me } });
+    expect(seen[0]).toMatchObject({ name: 'robot', namespace: NS, kind: { group: 'authentication.k8s.io', version: 'v1' } });
+    f.wh.reply = (r) => ({ apiVersion: r.apiVersion, kind: 'AdmissionReview', response: { uid: r.request.uid, allowed: false, status: { code: 403, message: 'not now' } } });
+    const refused = await c.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', sar);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('not now');
+  });
+
   it('a delete: the user and the DeleteOptions as the review options', async () => {
     expect((await c.post(`/api/v1/namespaces/${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'doomed' } })).status).toBe(201);
     await webhooks('validating', '/del', [rule(['DELETE'], [''], ['configmaps'])]);

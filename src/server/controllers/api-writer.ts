@@ -8,7 +8,7 @@ import { createObject } from '../registry/pipeline/create.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
 import { mutateObject, updateObject } from '../registry/pipeline/update.js';
 import type { DeleteOptions } from '../http/rest/delete-options.js';
-import { ResourceStore } from '../registry/resource-store.js';
+import { ResourceStore, resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { typeForResource, type ControllerDeps } from './controller-support.js';
 
@@ -61,7 +61,7 @@ export class ApiWriter {
   }
 
   private target(type: ResourceType): WriteTarget {
-    return { rs: new ResourceStore(type, this.deps.store), admission: this.deps.admission };
+    return { rs: resourceStoreFor(type, this.deps.store), admission: this.deps.admission };
   }
 
   async create(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
