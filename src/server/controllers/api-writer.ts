@@ -105,7 +105,7 @@ export class ApiWriter {
     return updateObject(t, this.context(), obj, cur, '');
   }
 
-  /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
+  /** POST pods/{name}/binding as the scheduler does (admitted as a pods/binding create); undefined when the pod is gone, bound already or being deleted. */
   async bind(namespace: string | undefined, name: string, uid: string, node: string): Promise<KubeObject | undefined> {
     this.fence();
     const type = this.type('', 'pods');
@@ -113,7 +113,8 @@ export class ApiWriter {
       const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { kind: 'Node', name: node } } as KubeObject;
       return await bindPod(this.target(type), this.context(), namespace ?? '', name, binding);
     } catch (e) {
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+      // gone, bound meanwhile, or its namespace is terminating (admission refuses the Binding, as upstream's)
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409 || (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating'))) return undefined;
       throw e;
     }
   }
