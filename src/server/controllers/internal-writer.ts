@@ -2,7 +2,7 @@
 // defaults, managedFields, admission (namespace lifecycle included) and validation all apply.
 import { StatusError } from '../../api/status.js';
 import type { AdmissionChain } from '../http/admission.js';
-import { componentContext } from '../registry/pipeline/context.js';
+import { APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
 import { createObject } from '../registry/pipeline/create.js';
 import { mutateObject } from '../registry/pipeline/update.js';
 import { resourceStoreFor } from '../registry/resource-store.js';
@@ -14,8 +14,13 @@ export interface InternalWriteDeps {
   admission: AdmissionChain;
 }
 
-/** The user an in-process writer `manager` acts as (system:<manager>), recorded in managedFields under `manager`. */
-const contextOf = (manager: string, signal?: AbortSignal) => componentContext(`system:${manager}`, manager, signal);
+/**
+ * The user an in-process writer acts as, recorded in managedFields under `manager`: the controller manager's
+ * writes are system:kube-controller-manager's, the API server's own (bootstrap objects, APIServices, flow control
+ * configuration) its loopback user's, system:apiserver.
+ */
+const contextOf = (manager: string, signal?: AbortSignal) =>
+  componentContext(manager === 'kube-controller-manager' ? 'system:kube-controller-manager' : APISERVER_USER, manager, signal);
 
 /**
  * Creates `obj` unless an object of that name exists. Returns the created object, or undefined when it already

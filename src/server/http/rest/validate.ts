@@ -30,4 +30,3 @@ export function checkFields(type: ResourceType, obj: KubeObject, level: FieldVal
   return problems;
 }
 
-export { validateForStore } from '../../registry/pipeline/validate.js';
