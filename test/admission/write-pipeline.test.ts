@@ -203,7 +203,7 @@ describe('admission webhooks see every write path', () => {
 });
 
 describe('RBAC reconciliation at start', () => {
-  it('puts back a bootstrap role through admission, as system:apiserver, with the mutating webhook applied', async () => {
+  it('puts back a bootstrap role, a FlowSchema status and an APIService status through admission, as system:apiserver, with the mutating webhook applied', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'periscope-pipeline-'));
     try {
       const flags = { store: 'sqlite' as const, dataDir: dir, controllers: [] };
@@ -213,7 +213,20 @@ describe('RBAC reconciliation at start', () => {
       const cur = await a.get(role);
       expect(cur.status).toBe(200);
       expect((await a.put(role, { ...cur.body, rules: [] })).status).toBe(200);
-      const rules = [rule(['UPDATE'], ['rbac.authorization.k8s.io'], ['clusterroles'])];
+      // the flow control and APIService bootstrap write these statuses again at start
+      const fs = '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/catch-all';
+      const fsCur = await a.get(fs);
+      expect(fsCur.status).toBe(200);
+      expect((await a.put(`${fs}/status`, { ...fsCur.body, status: {} })).status).toBe(200);
+      const svc = '/apis/apiregistration.k8s.io/v1/apiservices/v1.apps';
+      const svcCur = await a.get(svc);
+      expect(svcCur.status).toBe(200);
+      expect((await a.put(`${svc}/status`, { ...svcCur.body, status: {} })).status).toBe(200);
+      const rules = [
+        rule(['UPDATE'], ['rbac.authorization.k8s.io'], ['clusterroles']),
+        rule(['UPDATE'], ['flowcontrol.apiserver.k8s.io'], ['flowschemas/status']),
+        rule(['UPDATE'], ['apiregistration.k8s.io'], ['apiservices/status']),
+      ];
       for (const [kind, path] of [['validating', '/rbac-v'], ['mutating', '/rbac-m']] as const) {
         const plural = kind === 'validating' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations';
         const Kind = kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration';
@@ -221,7 +234,11 @@ describe('RBAC reconciliation at start', () => {
         expect(r.status, r.text).toBe(201);
       }
       await first.close();
-      f.wh.reply = (r, path) => (path === '/rbac-m' ? patch(r, [{ op: 'add', path: '/metadata/labels/reconciled', value: 'admitted' }]) : allow(r));
+      f.wh.reply = (r, path) => {
+        if (path !== '/rbac-m') return allow(r);
+        const labels = r.request.object.metadata.labels;
+        return patch(r, [labels ? { op: 'add', path: '/metadata/labels/reconciled', value: 'admitted' } : { op: 'add', path: '/metadata/labels', value: { reconciled: 'admitted' } }]);
+      };
       const second = await testServer(flags);
       try {
         const seen = requests('/rbac-v', (q: any) => q.name === 'system:discovery');
@@ -229,6 +246,12 @@ describe('RBAC reconciliation at start', () => {
         expect(seen[0]).toMatchObject({ operation: 'UPDATE', userInfo: { username: 'system:apiserver' } });
         expect(seen[0].oldObject.rules).toEqual([]);
         expect(seen[0].object.rules.length).toBeGreaterThan(0);
+        const [flow] = requests('/rbac-v', (q: any) => q.name === 'catch-all');
+        expect(flow).toMatchObject({ operation: 'UPDATE', subResource: 'status', userInfo: { username: 'system:apiserver' } });
+        expect(flow.object.status.conditions[0].type).toBe('Dangling');
+        const [registered] = requests('/rbac-v', (q: any) => q.name === 'v1.apps');
+        expect(registered).toMatchObject({ operation: 'UPDATE', subResource: 'status', userInfo: { username: 'system:apiserver' } });
+        expect(registered.object.status.conditions[0]).toMatchObject({ type: 'Available', status: 'True' });
         const after = (await client(second.url).get(role)).body;
         expect(after.rules.length).toBeGreaterThan(0);
         expect(after.metadata.labels.reconciled).toBe('admitted');
