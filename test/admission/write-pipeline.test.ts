@@ -202,6 +202,16 @@ describe('admission webhooks see every write path', () => {
   });
 });
 
+describe('after mutating admission', () => {
+  it('validates what the webhook made of a generateName create (its metadata included)', async () => {
+    await webhooks('mutating', '/bad-label', [rule(['CREATE'], [''], ['configmaps'])]);
+    f.wh.reply = (r) => patch(r, [{ op: 'add', path: '/metadata/labels', value: { 'bad label!': 'x' } }]);
+    const r = await c.post(`/api/v1/namespaces/${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } });
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.details.causes.map((x: any) => x.field)).toContain('metadata.labels');
+  });
+});
+
 describe('RBAC reconciliation at start', () => {
   it('puts back a bootstrap role, a FlowSchema status and an APIService status through admission, as system:apiserver, with the mutating webhook applied', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'periscope-pipeline-'));

@@ -56,7 +56,9 @@ export async function createObject(t: WriteTarget, ctx: WriteContext, obj: KubeO
     else obj.status = defaultedStatus;
   }
   type.strategy.prepareCreate?.(obj, user);
-  const toValidate = meta.name ? obj : { ...obj, metadata: { ...meta, name: `${meta.generateName}xxxxx` } };
+  // a webhook's patch replaces the metadata object: read it again
+  const admitted = obj.metadata!;
+  const toValidate = admitted.name ? obj : { ...obj, metadata: { ...admitted, name: `${admitted.generateName}xxxxx` } };
   await validateForStore(type, toValidate, undefined);
   await t.admission.validate(attrs);
   return storeCreate(rs, obj, { dryRun: ctx.dryRun });
