@@ -172,15 +172,6 @@ export class ResourceStore {
     return cur;
   }
 
-  /** Fills server-owned metadata for a new object. Mutates obj. */
-  prepareCreate(obj: KubeObject, namespace: string | undefined): void {
-    const meta: ObjectMeta = (obj.metadata ??= {});
-    if (this.type.scope === 'Namespaced') meta.namespace = namespace;
-    else delete meta.namespace;
-    this.assignSystemFields(obj);
-    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
-  }
-
   /** The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or deletion fields. */
   assignSystemFields(obj: KubeObject): void {
     this.restoreSystemFields(obj, { uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: this.type.custom || this.type.strategy.tracksGeneration ? 1 : undefined });
