@@ -40,7 +40,6 @@ import { runControllerManager } from './controllers/controller-manager.js';
 import type { FeedListener } from './controllers/object-feed.js';
 import { bootstrapSystemObjects, NamespaceDefaultsController, rootCAOf } from './controllers/bootstrap.js';
 import { ServiceCIDRController } from './controllers/service-cidrs.js';
-import { createInternal } from './controllers/internal-writer.js';
 import { clusterLives } from './controllers/cluster.js';
 import { seedDemoData } from './demo-data.js';
 import type { ServerFlags } from './flags.js';
@@ -106,7 +105,6 @@ export async function startServer(
   const caches = new WatchCacheSet(store, { log });
   const deps: ApiDeps = { store, types, gates: flags.featureGates, admission, caches, watch: { ...defaultWatchSettings, ...opts.watch }, verbs: {} };
   // cluster IPs are held by IPAddress objects written through the create path (upstream's MultiCIDR allocator)
-  deps.createInternal = (type, obj, manager, signal) => createInternal(deps, type, obj, manager, signal);
   serviceIPs.setRange(flags.serviceClusterIPRange[0]!);
   const authentication = (deps.authentication = await createAuthentication({ flags, store, types, adminToken: opts.adminToken, log }));
   closers.push(() => authentication.close());
@@ -277,7 +275,7 @@ export async function startServer(
     await crds.start();
     closers.push(() => crds.stop());
     await authorization.start();
-    const policyTypes = new PolicyTypeChecker({ store, types, log });
+    const policyTypes = new PolicyTypeChecker({ store, types, admission, log });
     await policyTypes.start();
     closers.push(() => policyTypes.stop());
     const rootCA = flags.tlsCertFile ? rootCAOf(readFileSync(flags.tlsCertFile, 'utf8')) : undefined;

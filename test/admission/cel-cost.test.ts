@@ -2,36 +2,18 @@
 // cubic expression and one ConfigMap with 500 keys froze the server — is cancelled at the per-call limit; the
 // failure policy decides; /readyz is answered while a costly policy is evaluated. The same limits cut webhook
 // matchConditions and CRD rules.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { eventually } from '../deletion/support.js';
-import { client, testServer } from '../helpers/server.js';
-import { AR, hook, makeCert, WebhookServer } from './support.js';
+import { AR, hook, WebhookServer, useWebhookFixture, type WebhookFixture } from '../helpers/webhook.js';
 
+const f = useWebhookFixture();
 let api: ApiServer;
-let c: ReturnType<typeof client>;
+let c: WebhookFixture['c'];
 let wh: WebhookServer;
 let caBundle: string;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const made = makeCert('IP:127.0.0.1');
-  cleanup = made.cleanup;
-  caBundle = made.cert.caBundle;
-  wh = await new WebhookServer(made.cert).start();
-  api = await testServer();
-  c = client(api.url);
-  await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-});
-afterAll(async () => {
-  await wh.close();
-  await api.close();
-  cleanup();
-});
-afterEach(async () => {
-  await c.del(`${AR}/validatingadmissionpolicybindings`);
-  await c.del(`${AR}/validatingadmissionpolicies`);
-  await c.del(`${AR}/validatingwebhookconfigurations`);
+beforeAll(() => {
+  ({ api, c, wh, caBundle } = f);
 });
 
 const CUBIC = 'object.data.all(a, object.data.all(b, object.data.all(c, a != "" && b != "" && c != "")))';

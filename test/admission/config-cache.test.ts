@@ -6,7 +6,7 @@ import { ConfigCache } from '../../src/server/admission/config-cache.js';
 import { encodeForStorage } from '../../src/server/registry/resource-store.js';
 import { MemoryStore } from '../../src/server/storage/memory.js';
 import { client, testServer } from '../helpers/server.js';
-import { AR, allow, deny, hook, makeCert, WebhookServer } from './support.js';
+import { AR, allow, deny, hook, makeCert, WebhookServer } from '../helpers/webhook.js';
 
 let api: ApiServer;
 let c: ReturnType<typeof client>;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, testServer } from '../helpers/server.js';
-import { AR, hook, makeCert, WebhookServer } from './support.js';
+import { AR, hook, makeCert, WebhookServer } from '../helpers/webhook.js';
 
 const pod = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name },

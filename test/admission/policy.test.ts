@@ -6,7 +6,7 @@ import type { AuthorizerAttributes } from '../../src/server/admission/cel.js';
 import { client } from '../helpers/server.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
 import { startServer } from '../../src/server/app.js';
-import { AR } from './support.js';
+import { AR } from '../helpers/webhook.js';
 
 let api: ApiServer;
 let c: ReturnType<typeof client>;

@@ -2,48 +2,26 @@
 // upstream's `*.k8s.io` spelling (kind, resource, the objects' apiVersion, the review itself) whether the request
 // used `rbac.authorization.k8s.io` or `rbac.authorization.service.io`; a webhook's patch applies to that form and
 // responses keep the request's spelling.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { reviewRequest } from '../../src/server/admission/webhooks.js';
 import { GROUP_ALIASES } from '../../src/server/registry/names.js';
-import { client, testServer } from '../helpers/server.js';
-import { AR, allow, deny, hook, makeCert, patch, WebhookServer } from './support.js';
+import { AR, allow, deny, hook, patch, WebhookServer, useWebhookFixture, type WebhookFixture } from '../helpers/webhook.js';
 
+const f = useWebhookFixture();
 let api: ApiServer;
-let c: ReturnType<typeof client>;
+let c: WebhookFixture['c'];
 let wh: WebhookServer;
 let caBundle: string;
-let cleanup: () => void;
+beforeAll(() => {
+  ({ api, c, wh, caBundle } = f);
+});
 let n = 0;
-
 const SPELLINGS = ['rbac.authorization.k8s.io', 'rbac.authorization.service.io'] as const;
 const UP = 'rbac.authorization.k8s.io';
 const roles = (g: string) => `/apis/${g}/v1/namespaces/default/roles`;
 const role = (g: string, name: string) => ({ apiVersion: `${g}/v1`, kind: 'Role', metadata: { name }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
 const roleRules = (apiGroup: string) => [{ operations: ['CREATE', 'UPDATE'], apiGroups: [apiGroup], apiVersions: ['v1'], resources: ['roles'] }];
-
-beforeAll(async () => {
-  const made = makeCert('IP:127.0.0.1');
-  cleanup = made.cleanup;
-  caBundle = made.cert.caBundle;
-  wh = await new WebhookServer(made.cert).start();
-  api = await testServer();
-  c = client(api.url);
-  await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-});
-afterAll(async () => {
-  await wh.close();
-  await api.close();
-  cleanup();
-});
-afterEach(async () => {
-  wh.reply = (r) => allow(r);
-  wh.received.length = 0;
-  await c.del(`${AR}/validatingwebhookconfigurations`);
-  await c.del(`${AR}/mutatingwebhookconfigurations`);
-  await c.del(`${AR}/validatingadmissionpolicybindings`);
-  await c.del(`${AR}/validatingadmissionpolicies`);
-});
 
 describe('admission webhooks see one spelling', () => {
   it('kind, resource, object and oldObject are in upstream spelling for a request in either spelling', async () => {

@@ -10,7 +10,7 @@ import { ApiClient, ApiError } from '../../src/client/index.js';
 import { ErrorState } from '../../src/ui/components/ErrorState.js';
 import { client, testServer } from '../helpers/server.js';
 import { OtlpReceiver } from '../helpers/otlp.js';
-import { AR, hook, makeCert, WebhookServer } from './support.js';
+import { AR, hook, makeCert, WebhookServer } from '../helpers/webhook.js';
 
 let dir: string;
 let otlp: OtlpReceiver;

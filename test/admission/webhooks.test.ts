@@ -1,39 +1,21 @@
 // Admission webhooks against real local HTTPS servers: allow, deny, JSONPatch, timeouts, warnings, dry-run and
 // side effects, selectors and match conditions, Service references, review versions.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { objectKey } from '../../src/server/registry/keys.js';
 import { encodeForStorage } from '../../src/server/registry/resource-store.js';
 import type { ApiServer } from '../../src/server/app.js';
-import { client, testServer } from '../helpers/server.js';
 import { kubeconfigFor, kubectl } from '../helpers/kubectl.js';
-import { AR, allow, deny, hook, makeCert, patch, WebhookServer } from './support.js';
+import { AR, allow, deny, hook, makeCert, patch, WebhookServer, useWebhookFixture, type WebhookFixture } from '../helpers/webhook.js';
 
+const f = useWebhookFixture({ san: 'IP:127.0.0.1,DNS:hook.default.svc' });
 let api: ApiServer;
-let c: ReturnType<typeof client>;
+let c: WebhookFixture['c'];
 let wh: WebhookServer;
 let caBundle: string;
-let cleanup: () => void;
+beforeAll(() => {
+  ({ api, c, wh, caBundle } = f);
+});
 let n = 0;
-
-beforeAll(async () => {
-  const made = makeCert('IP:127.0.0.1,DNS:hook.default.svc');
-  cleanup = made.cleanup;
-  caBundle = made.cert.caBundle;
-  wh = await new WebhookServer(made.cert).start();
-  api = await testServer();
-  c = client(api.url);
-  await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-});
-afterAll(async () => {
-  await wh.close();
-  await api.close();
-  cleanup();
-});
-afterEach(async () => {
-  wh.reply = (r) => allow(r);
-  await c.del(`${AR}/validatingwebhookconfigurations`);
-  await c.del(`${AR}/mutatingwebhookconfigurations`);
-});
 
 const cm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { a: '1' } });
 const validating = (name: string, webhooks: unknown[]) => c.post(`${AR}/validatingwebhookconfigurations`, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });

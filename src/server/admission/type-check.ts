@@ -5,7 +5,10 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { collectionPrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
-import { decodeFromStorage, encodeForStorage } from '../registry/resource-store.js';
+import { ResourceStore } from '../registry/resource-store.js';
+import type { AdmissionChain } from '../http/admission.js';
+import { APISERVER_MANAGER, APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
+import { updateObject } from '../registry/pipeline/update.js';
 import { builtinSchemas } from '../registry/schema/registry.js';
 import type { SchemaNode } from '../registry/schema/types.js';
 import type { TypeRegistry } from '../registry/registry.js';
@@ -123,7 +126,7 @@ export class PolicyTypeChecker {
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private deps: { store: RevisionedStore; types: TypeRegistry; log: (l: string) => void }) {}
+  constructor(private deps: { store: RevisionedStore; types: TypeRegistry; admission: AdmissionChain; log: (l: string) => void }) {}
 
   async start(): Promise<void> {
     const prefix = collectionPrefix(POLICIES);
@@ -150,15 +153,20 @@ export class PolicyTypeChecker {
 
   private async reconcile(key: string): Promise<void> {
     if (this.stopped) return;
-    const got = await this.deps.store.get(key);
-    if (!got.kv) return;
-    const policy = decodeFromStorage(got.kv);
+    const type = this.deps.types.lookup(ADMISSION_GROUP, 'v1', 'validatingadmissionpolicies');
+    if (!type) return;
+    const rs = new ResourceStore(type, this.deps.store);
+    const cur = await rs.read(undefined, key.slice(key.lastIndexOf('/') + 1));
+    if (!cur) return;
+    const policy = structuredClone(cur.obj);
     const status = obj(policy.status);
     const generation = policy.metadata?.generation ?? 1;
     const typeChecking = { expressionWarnings: typeCheckPolicy(policy, this.deps.types) };
     if (status.observedGeneration === generation && JSON.stringify(status.typeChecking) === JSON.stringify(typeChecking)) return;
     policy.status = { ...status, observedGeneration: generation, typeChecking };
-    // a concurrent write re-queues this key through the watch
-    await this.deps.store.update(key, encodeForStorage(policy), got.kv.modRevision).catch(() => undefined);
+    // UpdateStatus through the write pipeline as the API server's loopback client (upstream's type checking
+    // controller); a concurrent write re-queues this key through the watch
+    const ctx = componentContext(APISERVER_USER, APISERVER_MANAGER);
+    await updateObject({ rs, admission: this.deps.admission }, ctx, policy, cur, 'status').catch(() => undefined);
   }
 }

@@ -78,7 +78,7 @@ function userInfo(a: AdmissionAttributes): NonNullable<AdmissionAttributes['user
  */
 export function reviewRequest(a: AdmissionAttributes, uid: string): Obj {
   const group = upstreamGroup(a.type.group);
-  const kind = { group, version: a.type.version, kind: a.type.kind };
+  const kind = a.kind ? { group: upstreamGroup(a.kind.group), version: a.kind.version, kind: a.kind.kind } : { group, version: a.type.version, kind: a.type.kind };
   const resource = { group, version: a.type.version, resource: a.type.plural };
   const req: Obj = {
     uid,

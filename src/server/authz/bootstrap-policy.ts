@@ -5,6 +5,9 @@
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, SYSTEM_MASTERS } from '../auth/user.js';
 import { mutateObject } from '../controllers/controller-support.js';
 import type { ResourceStore } from '../registry/resource-store.js';
+import type { AdmissionChain } from '../http/admission.js';
+import { APISERVER_MANAGER, APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
+import { createObject } from '../registry/pipeline/create.js';
 import type { KubeObject } from '../registry/types.js';
 import { covers, rulesOf, subjectsOf, type PolicyRule, type Subject } from './rbac.js';
 
@@ -199,25 +202,26 @@ function unionMeta(o: KubeObject, want: KubeObject): boolean {
 export interface BootstrapStores {
   clusterRoles: ResourceStore;
   clusterRoleBindings: ResourceStore;
+  admission: AdmissionChain;
 }
 
 /** Creates missing bootstrap roles and bindings and puts back missing permissions/subjects (upstream reconciliation). */
 export async function reconcileBootstrapPolicy(s: BootstrapStores, log: (l: string) => void): Promise<void> {
+  // upstream's RBAC post-start hook reconciles through the loopback client (system:apiserver)
+  const ctx = () => componentContext(APISERVER_USER, APISERVER_MANAGER);
   const ensure = async (rs: ResourceStore, want: KubeObject, repair: (cur: KubeObject) => boolean) => {
     const name = want.metadata!.name!;
     const cur = await rs.read(undefined, name);
     if (!cur) {
-      const o = structuredClone(want);
-      rs.prepareCreate(o, undefined);
       try {
-        await rs.create(o, {});
+        await createObject({ rs, admission: s.admission }, ctx(), structuredClone(want), undefined);
       } catch (e) {
         if ((e as { code?: number }).code !== 409) throw e;
       }
       return;
     }
     if (!autoupdate(cur.obj)) return;
-    await mutateObject(rs, undefined, name, undefined, (o) => unionMeta(o, want) || repair(o));
+    await mutateObject({ rs, admission: s.admission }, ctx(), undefined, name, undefined, (o) => unionMeta(o, want) || repair(o));
   };
   for (const r of BOOTSTRAP_CLUSTER_ROLES) {
     const want = bootstrapClusterRole(r);

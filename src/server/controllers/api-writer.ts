@@ -1,19 +1,15 @@
 // Writes of the simulated cluster components (kube-controller-manager, kube-scheduler, kubelet) through the same
 // create/update/delete paths as HTTP writes: defaulting, validation, admission, and managedFields recorded under
 // the component's field manager, as upstream components are ordinary API clients.
-import { serverComponent } from '../auth/user.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../../api/status.js';
-import { parseFeatureGates } from '../features.js';
-import { deleteObject } from '../http/rest/deleter.js';
-import { bindPod } from '../http/rest/binding.js';
+import { bindPod } from '../registry/pipeline/binding.js';
+import { componentContext, type WriteContext, type WriteTarget } from '../registry/pipeline/context.js';
+import { createObject } from '../registry/pipeline/create.js';
+import { deleteObject } from '../registry/pipeline/delete.js';
+import { mutateObject, updateObject } from '../registry/pipeline/update.js';
 import type { DeleteOptions } from '../http/rest/delete-options.js';
-import { gv } from '../http/rest/decode.js';
-import { createObject, updateObject } from '../http/rest/write.js';
-import type { RequestScope } from '../http/scope.js';
-import { ResourceStore } from '../registry/resource-store.js';
+import { ResourceStore, resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
-import type { WatchCache } from '../watch/watch-cache.js';
 import { sharedVersion, typeForResource, type ControllerDeps } from './controller-support.js';
 
 /** Field managers and users of upstream's components. */
@@ -25,7 +21,7 @@ export const COMPONENTS = {
 
 export type Component = (typeof COMPONENTS)[keyof typeof COMPONENTS];
 
-const GATES = parseFeatureGates(undefined);
+const gv = (t: ResourceType) => (t.group ? `${t.group}/${t.version}` : t.version);
 
 export class ApiWriter {
   private types = new Map<string, ResourceType>();
@@ -59,33 +55,21 @@ export class ApiWriter {
     return t;
   }
 
-  private scope(type: ResourceType, namespace: string | undefined, name: string, subresource: string): RequestScope {
-    const req = { headers: { 'user-agent': `${this.component.manager}/v1.33.0` }, method: 'POST' } as unknown as IncomingMessage;
-    return {
-      req,
-      res: undefined as unknown as ServerResponse,
-      info: { isResourceRequest: true, path: '', verb: 'update', apiPrefix: type.group ? 'apis' : 'api', group: type.group, version: type.version, namespace: namespace ?? '', resource: type.plural, subresource, name, parts: [] },
-      query: new URLSearchParams({ fieldManager: this.component.manager }),
-      type,
-      rs: new ResourceStore(type, this.deps.store),
-      cache: undefined as unknown as WatchCache,
-      gates: GATES,
-      apiVersion: gv(type.group, type.version),
-      warnings: [],
-      pretty: false,
-      user: this.component.user,
-      userInfo: serverComponent(this.component.user),
-      signal: new AbortController().signal,
-    };
+  /** The pipeline context of this component's writes (one per write: warnings are per write). */
+  private context(): WriteContext {
+    return componentContext(this.component.user, this.component.manager, this.deps.signal);
+  }
+
+  private target(type: ResourceType): WriteTarget {
+    return { rs: resourceStoreFor(type, this.deps.store), admission: this.deps.admission };
   }
 
   async create(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<KubeObject> {
     this.fence();
     const type = this.type(group, plural);
-    obj.apiVersion = gv(type.group, type.version);
+    obj.apiVersion = gv(type);
     obj.kind = type.kind;
-    const s = this.scope(type, namespace, obj.metadata?.name ?? '', '');
-    return createObject(s, this.deps, obj, type.scope === 'Namespaced' ? namespace : undefined, false);
+    return createObject(this.target(type), this.context(), obj, type.scope === 'Namespaced' ? namespace : undefined);
   }
 
   /**
@@ -95,23 +79,9 @@ export class ApiWriter {
   async mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts: { subresource?: string; uid?: string } = {}): Promise<KubeObject | undefined> {
     this.fence();
     const type = this.type(group, plural);
-    const sub = opts.subresource ?? '';
-    const s = this.scope(type, namespace, name, sub);
-    for (let i = 0; ; i++) {
-      // the watch cache's copy of the current version when it has it (copied below): no second decode
-      const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name, undefined, sharedVersion(this.deps, type));
-      if (!cur || (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid)) return undefined;
-      const next = structuredClone(cur.obj);
-      if (!fn(next)) return undefined;
-      this.fence();
-      try {
-        return await updateObject(s, this.deps, next, cur, sub, false);
-      } catch (e) {
-        if (e instanceof StatusError && e.code === 409 && i < 8 && !(e.status.details?.causes ?? []).some((c) => c.reason === 'FieldManagerConflict')) continue;
-        if (e instanceof StatusError && e.code === 404) return undefined;
-        throw e;
-      }
-    }
+    const ctx = this.context();
+    // the writer's term is checked again before each attempt's write (ctx.signal)
+    return mutateObject(this.target(type), ctx, namespace, name, (o) => fn(o) && (this.fence(), true), { uid: opts.uid, subresource: opts.subresource, retries: 8, shared: sharedVersion(this.deps, type) });
   }
 
   /** The stored object (read from storage, not a cache: leader election compares against the latest version). */
@@ -128,21 +98,23 @@ export class ApiWriter {
     this.fence();
     const type = this.type(group, plural);
     const name = obj.metadata?.name ?? '';
-    const s = this.scope(type, namespace, name, '');
-    const cur = await s.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
-    if (!cur) throw errors.notFound(s.rs.target(name));
-    if (!obj.metadata?.resourceVersion) throw errors.conflict(s.rs.target(name));
-    return updateObject(s, this.deps, obj, cur, '', false);
+    const t = this.target(type);
+    const cur = await t.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+    if (!cur) throw errors.notFound(t.rs.target(name));
+    if (!obj.metadata?.resourceVersion) throw errors.conflict(t.rs.target(name));
+    return updateObject(t, this.context(), obj, cur, '');
   }
 
-  /** POST pods/{name}/binding as the scheduler does; undefined when the pod is gone, bound already or being deleted. */
+  /** POST pods/{name}/binding as the scheduler does (admitted as a pods/binding create); undefined when the pod is gone, bound already or being deleted. */
   async bind(namespace: string | undefined, name: string, uid: string, node: string): Promise<KubeObject | undefined> {
     this.fence();
     const type = this.type('', 'pods');
     try {
-      return await bindPod(new ResourceStore(type, this.deps.store), namespace, name, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { kind: 'Node', name: node } } as KubeObject, { uid });
+      const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { kind: 'Node', name: node } } as KubeObject;
+      return await bindPod(this.target(type), this.context(), namespace ?? '', name, binding);
     } catch (e) {
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+      // gone, bound meanwhile, or its namespace is terminating (admission refuses the Binding, as upstream's)
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409 || (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating'))) return undefined;
       throw e;
     }
   }
@@ -152,7 +124,7 @@ export class ApiWriter {
     this.fence();
     const type = this.type(group, plural);
     try {
-      return (await deleteObject(this.deps, type, namespace, name, options, this.component.user)).obj;
+      return (await deleteObject(this.deps, type, namespace, name, options, this.context())).obj;
     } catch (e) {
       if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
       throw e;

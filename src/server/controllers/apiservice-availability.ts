@@ -20,6 +20,7 @@ import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
 import { loopbackTargetFor, type LoopbackTarget } from '../sim/port-forward-annotation.js';
 import { mutateObject, typeForResource } from './controller-support.js';
+import { APISERVER_MANAGER, APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -130,7 +131,9 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
     }
     const type = typeForResource(this.deps.types, canonicalGroup('apiregistration.k8s.io'), 'apiservices');
     if (!type || this.opts.signal.aborted) return;
-    await mutateObject(resourceStoreFor(type, this.deps.store), undefined, name, svc.metadata?.uid, (o) => {
+    // upstream's availability controller runs in the API server and writes through its loopback client
+    const w = { rs: resourceStoreFor(type, this.deps.store), admission: this.deps.admission };
+    await mutateObject(w, componentContext(APISERVER_USER, APISERVER_MANAGER, this.opts.signal), undefined, name, svc.metadata?.uid, (o) => {
       const st: Obj = (o['status'] as Obj) ?? {};
       const conds: Obj[] = Array.isArray(st.conditions) ? st.conditions : [];
       const cur = conds.find((c) => c.type === 'Available');
@@ -142,7 +145,7 @@ export class ApiServiceAvailabilityController implements FeedListener, Aggregate
       };
       o['status'] = { ...st, conditions: [...conds.filter((c) => c.type !== 'Available'), next] };
       return true;
-    });
+    }, 'status');
   }
 
   /** upstream's remote availability checks, with the loopback rule for the discovery request. */

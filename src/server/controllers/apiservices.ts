@@ -2,11 +2,10 @@
 // autoregister controller does (kube-apiserver pkg/controlplane/apiserver/aggregator.go): named `version.group`
 // (`v1.` for the core group), without spec.service (Local), Available with reason Local.
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup, groupSpellings, upstreamGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
-import { mutateObject, typeForResource } from './controller-support.js';
-import { ensureCreated } from './internal-writer.js';
+import { typeForResource } from './controller-support.js';
+import { ensureCreated, ensureUpdated } from './internal-writer.js';
 
 const MANAGER = 'kube-apiserver';
 
@@ -66,14 +65,13 @@ export function localAPIServices(groups: Map<string, Map<string, { custom: boole
 export async function registerLocalAPIServices(deps: ApiDeps, signal: AbortSignal): Promise<void> {
   const type = typeForResource(deps.types, canonicalGroup('apiregistration.k8s.io'), 'apiservices');
   if (!type) return;
-  const rs = resourceStoreFor(type, deps.store);
   for (const svc of localAPIServices(deps.types.groups())) {
     await ensureCreated(deps, type, svc, MANAGER, signal);
-    await mutateObject(rs, undefined, svc.metadata!.name!, undefined, (o) => {
+    await ensureUpdated(deps, type, undefined, svc.metadata!.name!, MANAGER, (o) => {
       const conds = ((o.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).filter((c) => c.type === 'Available');
       if (conds.length === 1 && conds[0]!.status === 'True' && conds[0]!.reason === 'Local') return false;
       o.status = { conditions: [{ ...AVAILABLE, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
       return true;
-    });
+    }, { subresource: 'status', signal });
   }
 }

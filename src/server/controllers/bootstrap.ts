@@ -5,13 +5,12 @@
 // (upstream serviceaccounts-controller and root-ca-cert-publisher).
 import { isIP } from 'node:net';
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { registerLocalAPIServices } from './apiservices.js';
 import { bootstrapFlowControl } from './flowcontrol-bootstrap.js';
-import { mutateObject, typeForResource } from './controller-support.js';
-import { ensureCreated } from './internal-writer.js';
+import { typeForResource } from './controller-support.js';
+import { ensureCreated, ensureUpdated } from './internal-writer.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 import { bootstrapDefaultServiceCIDR, repairServiceIPAddresses } from './service-cidrs.js';
@@ -101,7 +100,7 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
   );
   // the server moved (new port or address): repoint as upstream's endpoint reconciler does
   if (!created)
-    await mutateObject(resourceStoreFor(endpoints, deps.store), 'default', 'kubernetes', undefined, (o) => {
+    await ensureUpdated(deps, endpoints, 'default', 'kubernetes', MANAGER, (o) => {
       if (JSON.stringify(o.subsets) === JSON.stringify(subsets)) return false;
       o.subsets = subsets;
       return true;
@@ -118,7 +117,7 @@ export async function bootstrapSystemObjects(deps: ApiDeps, opts: BootstrapOptio
       opts.signal,
     );
     if (!made)
-      await mutateObject(resourceStoreFor(slices, deps.store), 'default', 'kubernetes', undefined, (o) => {
+      await ensureUpdated(deps, slices, 'default', 'kubernetes', MANAGER, (o) => {
         const cur = o as unknown as Record<string, unknown>;
         if (JSON.stringify(cur.endpoints) === JSON.stringify(body.endpoints) && JSON.stringify(cur.ports) === JSON.stringify(body.ports)) return false;
         Object.assign(cur, body);
@@ -208,7 +207,7 @@ export class NamespaceDefaultsController implements FeedListener {
       this.opts.signal,
     );
     if (!made)
-      await mutateObject(resourceStoreFor(cms, this.deps.store), ns, ROOT_CA_CONFIGMAP, undefined, (o) => {
+      await ensureUpdated(this.deps, cms, ns, ROOT_CA_CONFIGMAP, 'kube-controller-manager', (o) => {
         const data = (o as { data?: Record<string, string> }).data;
         if (data && Object.keys(data).length === 1 && data['ca.crt'] === ca) return false;
         (o as { data?: Record<string, string> }).data = { 'ca.crt': ca };

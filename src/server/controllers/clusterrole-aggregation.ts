@@ -3,11 +3,14 @@
 // duplicates. Any ClusterRole change re-runs the aggregation of every aggregated role.
 import type { RbacSource } from '../authz/rbac.js';
 import { selectorMatches } from '../registry/builtin-helpers.js';
-import type { ResourceStore } from '../registry/resource-store.js';
+import { componentContext, type WriteTarget } from '../registry/pipeline/context.js';
 import type { KubeObject } from '../registry/types.js';
 import type { StoreWatch } from '../storage/types.js';
 import { mutateObject } from './controller-support.js';
 import { WorkQueue } from './work-queue.js';
+
+/** upstream's clusterrole-aggregation-controller runs with its own service account. */
+export const AGGREGATION_USER = 'system:serviceaccount:kube-system:clusterrole-aggregation-controller';
 
 type Source = RbacSource & { allClusterRoles(): Iterable<KubeObject> };
 
@@ -43,7 +46,7 @@ export class AggregationController {
 
   constructor(
     private readonly source: Source,
-    private readonly roles: ResourceStore,
+    private readonly roles: WriteTarget,
     private readonly log: (l: string) => void,
   ) {
     this.queue = new WorkQueue(
@@ -54,14 +57,14 @@ export class AggregationController {
 
   async start(): Promise<void> {
     await this.sync();
-    const rev = await this.roles.store.currentRevision();
+    const rev = await this.roles.rs.store.currentRevision();
     const watchFrom = (from: number) => {
-      this.watch = this.roles.store.watch(this.roles.prefix(), from, {
+      this.watch = this.roles.rs.store.watch(this.roles.rs.prefix(), from, {
         onEvents: () => this.queue.add('all'),
         onError: () => {
           // history gone or store restarted: aggregate again from the current state
           this.queue.add('all');
-          void this.roles.store.currentRevision().then(watchFrom, () => undefined);
+          void this.roles.rs.store.currentRevision().then(watchFrom, () => undefined);
         },
       });
     };
@@ -76,7 +79,7 @@ export class AggregationController {
       if (!selectorsOf(role)) continue;
       const want = aggregatedRules(role, all);
       if (JSON.stringify((role as { rules?: unknown }).rules ?? []) === JSON.stringify(want)) continue;
-      await mutateObject(this.roles, undefined, role.metadata!.name!, role.metadata?.uid, (o) => {
+      await mutateObject(this.roles, componentContext(AGGREGATION_USER, 'kube-controller-manager'), undefined, role.metadata!.name!, role.metadata?.uid, (o) => {
         (o as { rules?: unknown }).rules = want;
         return true;
       });

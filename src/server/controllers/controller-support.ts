@@ -1,11 +1,13 @@
 // Shared plumbing of the deletion controllers: resolving storage keys and owner references to types, and
-// read-modify-write of one object with compare-and-swap retries.
+// read-modify-write of one object with compare-and-swap retries through the write pipeline.
 import { StatusError } from '../../api/status.js';
 import type { AdmissionChain } from '../http/admission.js';
 import { typePrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { ResourceStore } from '../registry/resource-store.js';
+import type { WriteContext, WriteTarget } from '../registry/pipeline/context.js';
+import { mutateObject as mutateInRegistry } from '../registry/pipeline/update.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
@@ -75,30 +77,25 @@ export function sharedVersion(deps: Pick<ControllerDeps, 'caches'>, type: Resour
 export const isGoneOrChanged = (e: unknown): boolean => e instanceof StatusError && (e.code === 404 || e.code === 409);
 
 /**
- * Read-modify-write of one object with CAS retries. `fn` edits the object and says whether it changed anything.
- * Nothing happens when the object is gone or its uid differs. An object in deletion that loses its last
- * finalizer is removed (ResourceStore.update).
+ * Read-modify-write of one object through the write pipeline (validation, admission, managedFields under the
+ * context's manager) with CAS retries. `fn` edits the object and says whether it changed anything. Nothing happens
+ * when the object is gone or its uid differs. An object in deletion that loses its last finalizer is removed.
  */
-export async function mutateObject(rs: ResourceStore, namespace: string | undefined, name: string, uid: string | undefined, fn: (obj: KubeObject) => boolean): Promise<void> {
-  for (let i = 0; ; i++) {
-    const cur = await rs.read(namespace, name);
-    if (!cur || (uid !== undefined && cur.obj.metadata?.uid !== uid)) return;
-    const next = structuredClone(cur.obj);
-    if (!fn(next)) return;
-    try {
-      await rs.update(cur.key, next, cur, {});
-      return;
-    } catch (e) {
-      if (e instanceof StatusError && e.code === 409 && i < 16) continue;
-      if (e instanceof StatusError && e.code === 404) return;
-      throw e;
-    }
-  }
+export async function mutateObject(
+  t: WriteTarget,
+  ctx: WriteContext,
+  namespace: string | undefined,
+  name: string,
+  uid: string | undefined,
+  fn: (obj: KubeObject) => boolean,
+  subresource = '',
+): Promise<void> {
+  await mutateInRegistry(t, ctx, namespace, name, fn, { uid, subresource });
 }
 
 /** Removes one finalizer (CAS); the object goes when it was the last one of an object in deletion. */
-export function removeFinalizer(rs: ResourceStore, namespace: string | undefined, name: string, uid: string | undefined, finalizer: string): Promise<void> {
-  return mutateObject(rs, namespace, name, uid, (obj) => {
+export function removeFinalizer(t: WriteTarget, ctx: WriteContext, namespace: string | undefined, name: string, uid: string | undefined, finalizer: string): Promise<void> {
+  return mutateObject(t, ctx, namespace, name, uid, (obj) => {
     const meta = obj.metadata!;
     const f = meta.finalizers ?? [];
     if (!f.includes(finalizer)) return false;

@@ -4,10 +4,12 @@
 // While it terminates its types stay served (finalizers can be removed) but creates are refused.
 import { failure } from '../../api/status.js';
 import type { AdmissionPlugin } from '../http/admission.js';
-import { deleteObject } from '../http/rest/deleter.js';
+import { deleteObject } from '../registry/pipeline/delete.js';
 import { CRD_CLEANUP_FINALIZER, crdEstablishedStatus, resourceTypesFromCRD } from '../registry/crd.js';
 import { typePrefix } from '../registry/keys.js';
-import { decodeFromStorage, encodeForStorage, nowTimestamp } from '../registry/resource-store.js';
+import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
+import { APISERVER_MANAGER, componentContext } from '../registry/pipeline/context.js';
+import { mutateObject } from '../registry/pipeline/update.js';
 import type { KubeObject } from '../registry/types.js';
 import { StoreError, type StoreEvent, type StoreWatch } from '../storage/types.js';
 import { isGoneOrChanged, typeForResource, type ControllerDeps } from './controller-support.js';
@@ -180,13 +182,21 @@ export class CrdController {
       return;
     }
     this.deps.types.replaceGroupResource(spec.group, spec.names.plural, types);
+    // the cleanup finalizer (main resource), then the Established status (crds/status)
+    await this.mutate(
+      key,
+      (obj) => {
+        const finalizers = obj.metadata!.finalizers ?? [];
+        if (finalizers.includes(CRD_CLEANUP_FINALIZER)) return false;
+        obj.metadata!.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
+        return true;
+      },
+      '',
+    );
     await this.mutate(key, (obj) => {
       const status = crdEstablishedStatus(obj);
-      const finalizers = obj.metadata!.finalizers ?? [];
-      const hasFinalizer = finalizers.includes(CRD_CLEANUP_FINALIZER);
-      if (hasFinalizer && JSON.stringify(obj.status) === JSON.stringify(status)) return false;
+      if (JSON.stringify(obj.status) === JSON.stringify(status)) return false;
       obj.status = status;
-      if (!hasFinalizer) obj.metadata!.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
       return true;
     });
   }
@@ -239,12 +249,16 @@ export class CrdController {
   /** Stops serving, then drops the cleanup finalizer (which removes the CRD when it was the last one). */
   private async finish(key: string, spec: CrdSpec): Promise<void> {
     this.unserve(spec);
-    await this.mutate(key, (obj) => {
-      const finalizers = obj.metadata!.finalizers ?? [];
-      if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) return false;
-      obj.metadata!.finalizers = finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER);
-      return true;
-    });
+    await this.mutate(
+      key,
+      (obj) => {
+        const finalizers = obj.metadata!.finalizers ?? [];
+        if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) return false;
+        obj.metadata!.finalizers = finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER);
+        return true;
+      },
+      '',
+    );
   }
 
   /** Deletes every custom object not already being deleted; counts what is still stored. */
@@ -309,21 +323,16 @@ export class CrdController {
     this.instanceWatches.delete(key);
   }
 
-  /** Read-modify-write with retry on conflict; removes the object when a deleting object loses its last finalizer. */
-  private async mutate(key: string, fn: (obj: KubeObject) => boolean): Promise<void> {
-    for (let i = 0; i < 10; i++) {
-      const got = await this.deps.store.get(key);
-      if (!got.kv) return;
-      const obj = decodeFromStorage(got.kv);
-      if (!fn(obj)) return;
-      try {
-        if (obj.metadata!.deletionTimestamp && (obj.metadata!.finalizers ?? []).length === 0) await this.deps.store.delete(key, got.kv.modRevision);
-        else await this.deps.store.update(key, encodeForStorage(obj), got.kv.modRevision);
-        return;
-      } catch (e) {
-        if (e instanceof StoreError && (e.code === 'Conflict' || e.code === 'KeyNotFound')) continue;
-        throw e;
-      }
-    }
+  /**
+   * Read-modify-write through the write pipeline, as upstream's CRD controllers write through the loopback client
+   * (UpdateStatus as system:apiserver); removes the CRD when a deleting one loses its last finalizer. Status (the
+   * conditions) goes through crds/status, the finalizers through the main resource.
+   */
+  private async mutate(key: string, fn: (obj: KubeObject) => boolean, subresource: 'status' | '' = 'status'): Promise<void> {
+    const p = parseKey(key);
+    const type = p && typeForResource(this.deps.types, p.group, p.plural);
+    if (!p || !type) return;
+    const ctx = componentContext(CRD_FINALIZER_USER, APISERVER_MANAGER, this.deps.signal);
+    await mutateObject({ rs: new ResourceStore(type, this.deps.store), admission: this.deps.admission }, ctx, undefined, p.name, fn, { subresource });
   }
 }

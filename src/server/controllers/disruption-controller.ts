@@ -15,6 +15,10 @@ import type { KubeObject, OwnerReference, ResourceType } from '../registry/types
 import { typeForOwner, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
+import { componentContext } from '../registry/pipeline/context.js';
+import { updateObject } from '../registry/pipeline/update.js';
+
+export const DISRUPTION_CONTROLLER_USER = 'system:serviceaccount:kube-system:disruption-controller';
 
 /** How long a pod evicted through the budget (status.disruptedPods) is expected to take to start terminating. */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
@@ -195,7 +199,8 @@ export class DisruptionController implements FeedListener {
       }
       if (next) {
         try {
-          await rs.update(cur.key, next, cur, {});
+          // UpdateStatus through the write pipeline, as upstream's disruption controller through its client
+          await updateObject({ rs, admission: this.deps.admission }, componentContext(DISRUPTION_CONTROLLER_USER, 'kube-controller-manager', this.deps.signal), next, cur, 'status');
         } catch (e) {
           if (e instanceof StatusError && e.code === 409 && i < 16) continue;
           if (e instanceof StatusError && e.code === 404) return;

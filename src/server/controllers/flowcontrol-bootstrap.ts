@@ -3,11 +3,10 @@
 // values), created at each start when absent and marked with the auto-update annotation as upstream does.
 // Admission of requests does not consult them: they are the objects clients and dashboards read.
 import type { ApiDeps } from '../http/api-handler.js';
-import { resourceStoreFor } from '../registry/resource-store.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { KubeObject } from '../registry/types.js';
-import { mutateObject, typeForResource } from './controller-support.js';
-import { ensureCreated } from './internal-writer.js';
+import { typeForResource } from './controller-support.js';
+import { ensureCreated, ensureUpdated } from './internal-writer.js';
 
 const MANAGER = 'api-priority-and-fairness-config-producer-v1';
 const AUTO_UPDATE = { 'apf.kubernetes.io/autoupdate-spec': 'true' };
@@ -86,18 +85,17 @@ export async function bootstrapFlowControl(deps: ApiDeps, signal: AbortSignal): 
   if (!plType || !fsType) return;
   for (const [name, spec] of Object.entries(BOOTSTRAP_PRIORITY_LEVELS))
     await ensureCreated(deps, plType, { apiVersion: API_VERSION, kind: 'PriorityLevelConfiguration', metadata: { name, annotations: AUTO_UPDATE }, spec } as KubeObject, MANAGER, signal);
-  const fsStore = resourceStoreFor(fsType, deps.store);
   for (const [name, spec] of Object.entries(BOOTSTRAP_FLOW_SCHEMAS)) {
     await ensureCreated(deps, fsType, { apiVersion: API_VERSION, kind: 'FlowSchema', metadata: { name, annotations: AUTO_UPDATE }, spec } as KubeObject, MANAGER, signal);
     // upstream's APF controller reports whether the referenced priority level exists
     const pl = (spec.priorityLevelConfiguration as { name: string }).name;
-    await mutateObject(fsStore, undefined, name, undefined, (o) => {
+    await ensureUpdated(deps, fsType, undefined, name, MANAGER, (o) => {
       const conds = ((o.status as { conditions?: { type?: string }[] } | undefined)?.conditions ?? []).filter((c) => c.type === 'Dangling');
       if (conds.length) return false;
       o.status = {
         conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${pl}" and it exists`, lastTransitionTime: now() }],
       };
       return true;
-    });
+    }, { subresource: 'status', signal });
   }
 }

@@ -3,7 +3,8 @@
 // and Orphan deletions (dependents lose their reference, then the orphan finalizer goes). Every type of the
 // TypeRegistry is covered, custom resources included. Its only memory is an index of owner references rebuilt
 // from the store at start, so a restart in the middle of a deletion picks up where the store says it stands.
-import { deleteObject, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../http/rest/deleter.js';
+import { componentContext, type WriteContext, type WriteTarget } from '../registry/pipeline/context.js';
+import { deleteObject, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../registry/pipeline/delete.js';
 import type { PropagationPolicy } from '../http/rest/delete-options.js';
 import { objectKey } from '../registry/keys.js';
 import { ResourceStore } from '../registry/resource-store.js';
@@ -186,6 +187,15 @@ export class GarbageCollector implements FeedListener {
     return { solid, dangling, waiting, unresolved };
   }
 
+  private writeTo(t: KeyTarget): WriteTarget {
+    return { rs: t.rs, admission: this.deps.admission };
+  }
+
+  /** The garbage collector writes as its service account (upstream's controller manager with per-controller credentials). */
+  private ctx(): WriteContext {
+    return componentContext(GC_USER, 'kube-controller-manager', this.deps.signal);
+  }
+
   private async attemptToDelete(key: string, target: KeyTarget, obj: KubeObject, refs: OwnerReference[]): Promise<void> {
     const uid = obj.metadata!.uid!;
     const { solid, dangling, waiting, unresolved } = await this.classifyOwners(target.namespace, refs);
@@ -194,7 +204,7 @@ export class GarbageCollector implements FeedListener {
       // still owned: only drop the references to owners that are gone or waiting for us
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
       if (drop.size === 0) return;
-      await mutateObject(target.rs, target.namespace, target.name, uid, (o) => {
+      await mutateObject(this.writeTo(target), this.ctx(), target.namespace, target.name, uid, (o) => {
         const before = refsOf(o);
         const after = before.filter((r) => !drop.has(r.uid));
         if (after.length === before.length) return false;
@@ -208,7 +218,7 @@ export class GarbageCollector implements FeedListener {
       // our owner waits for us and we have dependents ourselves: go in the foreground too. If one of our
       // dependents already deletes in the foreground (a cycle), stop blocking our owners first.
       if (await this.anyDependentDeletingInForeground(uid)) {
-        await mutateObject(target.rs, target.namespace, target.name, uid, (o) => {
+        await mutateObject(this.writeTo(target), this.ctx(), target.namespace, target.name, uid, (o) => {
           let changed = false;
           for (const r of refsOf(o))
             if (r.blockOwnerDeletion) {
@@ -263,7 +273,7 @@ export class GarbageCollector implements FeedListener {
       if (ref.blockOwnerDeletion) blocking++;
       if (!dep.obj.metadata?.deletionTimestamp) this.queue.add(dk);
     }
-    if (blocking === 0) await removeFinalizer(target.rs, target.namespace, target.name, uid, FINALIZER_FOREGROUND);
+    if (blocking === 0) await removeFinalizer(this.writeTo(target), this.ctx(), target.namespace, target.name, uid, FINALIZER_FOREGROUND);
   }
 
   /** Orphan: every dependent loses its reference to the owner, then the orphan finalizer goes. */
@@ -272,7 +282,7 @@ export class GarbageCollector implements FeedListener {
     for (const dk of [...(this.dependents.get(uid) ?? [])]) {
       const t = targetForKey(this.deps, dk);
       if (!t) continue;
-      await mutateObject(t.rs, t.namespace, t.name, undefined, (o) => {
+      await mutateObject(this.writeTo(t), this.ctx(), t.namespace, t.name, undefined, (o) => {
         const before = refsOf(o);
         const after = before.filter((r) => r.uid !== uid);
         if (after.length === before.length) return false;
@@ -281,6 +291,6 @@ export class GarbageCollector implements FeedListener {
         return true;
       });
     }
-    await removeFinalizer(target.rs, target.namespace, target.name, uid, FINALIZER_ORPHAN);
+    await removeFinalizer(this.writeTo(target), this.ctx(), target.namespace, target.name, uid, FINALIZER_ORPHAN);
   }
 }

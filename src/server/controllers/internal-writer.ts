@@ -1,56 +1,50 @@
-// Creates objects from inside the server (bootstrap objects, controllers) through the same create path as a
-// POST: defaults, managedFields, admission (namespace lifecycle included) and validation all apply.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Creates objects from inside the server (bootstrap objects, controllers) through the write pipeline, as a POST:
+// defaults, managedFields, admission (namespace lifecycle included) and validation all apply.
 import { StatusError } from '../../api/status.js';
-import { serverComponent } from '../auth/user.js';
-import type { ApiDeps } from '../http/api-handler.js';
+import type { AdmissionChain } from '../http/admission.js';
+import { APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
+import { createObject } from '../registry/pipeline/create.js';
+import { mutateObject } from '../registry/pipeline/update.js';
 import { resourceStoreFor } from '../registry/resource-store.js';
-import { requestInfo } from '../request/info.js';
-import type { RequestScope } from '../http/scope.js';
-import { createObject } from '../http/rest/write.js';
-import { typePrefix } from '../registry/keys.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
+import type { RevisionedStore } from '../storage/types.js';
 
-/** A request scope for an in-process write by `manager` (recorded in managedFields as upstream's controllers are). */
-export function internalScope(deps: ApiDeps, type: ResourceType, namespace: string | undefined, manager: string, signal: AbortSignal): RequestScope {
-  const base = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
-  const path = `${base}${namespace ? `/namespaces/${namespace}` : ''}/${type.plural}`;
-  const query = new URLSearchParams({ fieldManager: manager });
-  return {
-    req: { headers: { 'user-agent': manager }, method: 'POST', url: path } as unknown as IncomingMessage,
-    res: undefined as unknown as ServerResponse,
-    info: requestInfo('POST', path, query),
-    query,
-    type,
-    rs: resourceStoreFor(type, deps.store),
-    cache: deps.caches.get(typePrefix(type)),
-    gates: deps.gates,
-    apiVersion: type.group ? `${type.group}/${type.version}` : type.version,
-    warnings: [],
-    pretty: false,
-    user: `system:${manager}`,
-    userInfo: serverComponent(`system:${manager}`),
-    signal,
-  };
+export interface InternalWriteDeps {
+  store: RevisionedStore;
+  admission: AdmissionChain;
 }
+
+/**
+ * The user an in-process writer acts as, recorded in managedFields under `manager`: the controller manager's
+ * writes are system:kube-controller-manager's, the API server's own (bootstrap objects, APIServices, flow control
+ * configuration) its loopback user's, system:apiserver.
+ */
+const contextOf = (manager: string, signal?: AbortSignal) =>
+  componentContext(manager === 'kube-controller-manager' ? 'system:kube-controller-manager' : APISERVER_USER, manager, signal);
 
 /**
  * Creates `obj` unless an object of that name exists. Returns the created object, or undefined when it already
  * existed (409) or its namespace is terminating/missing (403/404: the namespace controller owns that case).
  */
-export async function ensureCreated(deps: ApiDeps, type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject | undefined> {
+export async function ensureCreated(deps: InternalWriteDeps, type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject | undefined> {
   const ns = type.scope === 'Namespaced' ? obj.metadata?.namespace : undefined;
-  const s = internalScope(deps, type, ns, manager, signal);
   try {
-    return await createObject(s, deps, structuredClone(obj), ns, false);
+    return await createObject({ rs: resourceStoreFor(type, deps.store), admission: deps.admission }, contextOf(manager, signal), structuredClone(obj), ns);
   } catch (e) {
     if (e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404)) return undefined;
     throw e;
   }
 }
 
-/** Creates `obj` through the create path as `manager`; errors (409 included) are the caller's. */
-export async function createInternal(deps: ApiDeps, type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject> {
-  const ns = type.scope === 'Namespaced' ? obj.metadata?.namespace : undefined;
-  return createObject(internalScope(deps, type, ns, manager, signal), deps, structuredClone(obj), ns, false);
+/** Read-modify-write of one object by in-process writer `manager` through the update pipeline (see mutateObject). */
+export function ensureUpdated(
+  deps: InternalWriteDeps,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  manager: string,
+  fn: (obj: KubeObject) => boolean,
+  opts: { uid?: string; subresource?: string; signal?: AbortSignal } = {},
+): Promise<KubeObject | undefined> {
+  return mutateObject({ rs: resourceStoreFor(type, deps.store), admission: deps.admission }, contextOf(manager, opts.signal), namespace, name, fn, opts);
 }

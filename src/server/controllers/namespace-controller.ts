@@ -2,7 +2,8 @@
 // every type in it (custom resources included; finalizers are respected since deletion goes through the normal
 // delete path), report in status.conditions what is still there, and once it is empty remove the `kubernetes`
 // finalizer from spec.finalizers, which removes the namespace (pkg/controller/namespace/deletion upstream).
-import { deleteObject } from '../http/rest/deleter.js';
+import { componentContext } from '../registry/pipeline/context.js';
+import { deleteObject } from '../registry/pipeline/delete.js';
 import { typePrefix } from '../registry/keys.js';
 import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
@@ -92,29 +93,31 @@ export class NamespaceController implements FeedListener {
     const nsType = this.namespaces;
     if (!nsType) return;
     const rs = new ResourceStore(nsType, this.deps.store);
+    const w = { rs, admission: this.deps.admission };
+    const ctx = componentContext(NAMESPACE_CONTROLLER_USER, 'kube-controller-manager', this.deps.signal);
     const cur = await rs.read(undefined, name);
     if (!cur?.obj.metadata?.deletionTimestamp) return;
     const uid = cur.obj.metadata.uid;
     if ((cur.obj.status as { phase?: string } | undefined)?.phase !== 'Terminating')
-      await mutateObject(rs, undefined, name, uid, (o) => {
+      await mutateObject(w, ctx, undefined, name, uid, (o) => {
         o.status = { ...((o.status as object | undefined) ?? {}), phase: 'Terminating' };
         return true;
-      });
+      }, 'status');
     // our part is done (or was never asked for): other finalizers belong to someone else
     if (!specFinalizers(cur.obj).includes(NAMESPACE_FINALIZER)) return;
     const content = await this.deleteAllContent(name);
-    await mutateObject(rs, undefined, name, uid, (o) => updateConditions(o, content));
+    await mutateObject(w, ctx, undefined, name, uid, (o) => updateConditions(o, content), 'status');
     if (content.remaining > 0 || content.failures.length > 0) {
       this.queue.addAfter(name, RECHECK_MS);
       return;
     }
     // empty: finalize; with no other finalizer left this removes the namespace
-    await mutateObject(rs, undefined, name, uid, (o) => {
+    await mutateObject(w, ctx, undefined, name, uid, (o) => {
       const f = specFinalizers(o);
       if (!f.includes(NAMESPACE_FINALIZER)) return false;
       (o.spec as { finalizers: unknown[] }).finalizers = f.filter((x) => x !== NAMESPACE_FINALIZER);
       return true;
-    });
+    }, 'finalize');
   }
 
   /** Deletes what is left in the namespace (background propagation, as upstream) and counts what remains. */

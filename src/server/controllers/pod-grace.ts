@@ -1,7 +1,7 @@
 // Completes graceful pod deletion: there is no kubelet, so when a pod's grace period has run out
 // (metadata.deletionTimestamp) the server deletes it with a zero grace period, as the kubelet would.
 // The deadline lives in the pod itself, so a restart simply re-arms the timers from the store.
-import { deleteObject } from '../http/rest/deleter.js';
+import { deleteObject } from '../registry/pipeline/delete.js';
 import type { KubeObject } from '../registry/types.js';
 import { isGoneOrChanged, targetForKey, type ControllerDeps } from './controller-support.js';
 import type { FeedEvent, FeedItem, FeedListener } from './object-feed.js';

@@ -6,19 +6,20 @@
 import type { ApiDeps } from '../http/api-handler.js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { DEFAULT_SERVICE_CIDR_NAME, IPALLOCATOR_CONTROLLER, LABEL_MANAGED_BY, SERVICE_CIDR_FINALIZER } from '../registry/builtin-servicecidr.js';
-import { allocatablePrefixes, clusterIPsOf, ipAddressFor, prefixHolds } from '../http/rest/service-ips.js';
+import { allocatablePrefixes, clusterIPsOf, ipAddressFor, prefixHolds, removeOrphanIPAddress } from '../registry/pipeline/service-ips.js';
 import { typePrefix } from '../registry/keys.js';
 import { cidrContains, parseCIDR, parseIP, type ParsedCIDR } from '../registry/ip-cidr.js';
 import { canonicalGroup } from '../registry/names.js';
-import { decodeFromStorage, nowTimestamp, resourceStoreFor } from '../registry/resource-store.js';
+import { decodeFromStorage, nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
-import { mutateObject, typeForResource } from './controller-support.js';
-import { ensureCreated } from './internal-writer.js';
+import { typeForResource } from './controller-support.js';
+import { ensureCreated, ensureUpdated } from './internal-writer.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 
 const NETWORKING = canonicalGroup('networking.k8s.io');
 const READY = 'Ready';
+const CONTROLLER_MANAGER = 'kube-controller-manager';
 const TERMINATING_MESSAGE = 'There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR';
 
 /** Creates the `kubernetes` ServiceCIDR from the service cluster IP range(s), Ready as upstream's API server writes it. */
@@ -75,9 +76,7 @@ export async function repairServiceIPAddresses(deps: ApiDeps, signal: AbortSigna
   for (const [name, ip] of held) {
     if (wanted.has(name) || obj(ip.metadata?.labels)[LABEL_MANAGED_BY] !== IPALLOCATOR_CONTROLLER) continue;
     if (obj(obj(ip.spec).parentRef).resource !== 'services') continue;
-    const rs = resourceStoreFor(ips, deps.store);
-    const cur = await rs.read(undefined, name);
-    if (cur) await rs.remove(cur, {}).catch(() => undefined);
+    await removeOrphanIPAddress(deps.store, name).catch(() => undefined);
   }
 }
 
@@ -104,11 +103,13 @@ export class ServiceCIDRController implements FeedListener {
   private queue: WorkQueue;
   private cidrs = new Map<string, KubeObject>();
   private ips = new Set<string>();
+  private signal: AbortSignal;
 
   constructor(
     private deps: ApiDeps,
     opts: { signal: AbortSignal; log: (l: string) => void },
   ) {
+    this.signal = opts.signal;
     this.queue = new WorkQueue(
       (name) => this.sync(name),
       (name, e) => opts.log(`service-cidr-controller: ${name}: ${(e as Error).message}`),
@@ -161,15 +162,18 @@ export class ServiceCIDRController implements FeedListener {
     const type = this.type();
     const cidr = this.cidrs.get(name);
     if (!type || !cidr) return;
-    const rs = resourceStoreFor(type, this.deps.store);
     const uid = cidr.metadata?.uid;
+    // through the write pipeline as upstream's service-cidr controller (in kube-controller-manager): the finalizer
+    // on the main resource, the Ready condition on the status sub-resource
+    const write = (fn: (o: KubeObject) => boolean, subresource?: string) =>
+      ensureUpdated(this.deps, type, undefined, name, CONTROLLER_MANAGER, fn, { uid, subresource, signal: this.signal });
     if (cidr.metadata?.deletionTimestamp) {
       if (!(cidr.metadata.finalizers ?? []).includes(SERVICE_CIDR_FINALIZER)) return;
       if (!this.canDelete(cidr)) {
-        await mutateObject(rs, undefined, name, uid, (o) => setReady(o, 'False', 'Terminating', TERMINATING_MESSAGE));
+        await write((o) => setReady(o, 'False', 'Terminating', TERMINATING_MESSAGE), 'status');
         return;
       }
-      await mutateObject(rs, undefined, name, uid, (o) => {
+      await write((o) => {
         const fins = o.metadata?.finalizers ?? [];
         if (!fins.includes(SERVICE_CIDR_FINALIZER)) return false;
         o.metadata!.finalizers = fins.filter((f) => f !== SERVICE_CIDR_FINALIZER);
@@ -177,18 +181,17 @@ export class ServiceCIDRController implements FeedListener {
       });
       return;
     }
-    await mutateObject(rs, undefined, name, uid, (o) => {
+    await write((o) => {
       const meta = o.metadata!;
-      let changed = false;
-      if (!(meta.finalizers ?? []).includes(SERVICE_CIDR_FINALIZER)) {
-        meta.finalizers = [...(meta.finalizers ?? []), SERVICE_CIDR_FINALIZER];
-        changed = true;
-      }
-      // the default ServiceCIDR's condition is the API server's; others get the controller's words
-      const ready = arr(obj(o.status).conditions).map(obj).find((c) => c.type === READY);
-      if (!ready || ready.status !== 'True') changed = setReady(o, 'True', '', 'Kubernetes Service CIDR is ready') || changed;
-      return changed;
+      if ((meta.finalizers ?? []).includes(SERVICE_CIDR_FINALIZER)) return false;
+      meta.finalizers = [...(meta.finalizers ?? []), SERVICE_CIDR_FINALIZER];
+      return true;
     });
+    // the default ServiceCIDR's condition is the API server's; others get the controller's words
+    await write((o) => {
+      const ready = arr(obj(o.status).conditions).map(obj).find((c) => c.type === READY);
+      return !ready || ready.status !== 'True' ? setReady(o, 'True', '', 'Kubernetes Service CIDR is ready') : false;
+    }, 'status');
   }
 
   idle(): Promise<void> {

@@ -20,6 +20,8 @@ export interface AdmissionAttributes {
   warnings?: string[];
   /** Create/Update/DeleteOptions of the request, as sent to webhooks (AdmissionReview request.options). */
   options?: Record<string, unknown>;
+  /** The object's kind when it is not the resource's (a pods/binding create carries a v1 Binding, eviction a policy/v1 Eviction). */
+  kind?: { group: string; version: string; kind: string };
 }
 
 export interface AdmissionPlugin {

@@ -130,7 +130,7 @@ async function dispatch(
   }
   if (info.subresource === 'binding' && type.group === '' && type.plural === 'pods') {
     if (info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-    return handleBinding(s);
+    return handleBinding(s, deps);
   }
   const authn = authenticationHandler(s);
   if (authn) {
@@ -141,7 +141,7 @@ async function dispatch(
   if (review) {
     if (info.verb !== 'create' || info.subresource || info.name) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     if (!deps.authorization) throw errors.unavailable('authorization is not set up');
-    return review(s, deps.authorization);
+    return review(s, deps.authorization, deps.admission);
   }
   const extra = deps.verbs[info.verb];
   if (extra) return extra(s, deps);

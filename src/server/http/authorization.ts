@@ -193,8 +193,8 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
     },
     async start() {
       const rs = (plural: string) => resourceStoreFor(d.types.lookup(RBAC_GROUP, 'v1', plural)!, d.store);
-      await reconcileBootstrapPolicy({ clusterRoles: rs('clusterroles'), clusterRoleBindings: rs('clusterrolebindings') }, d.log);
-      aggregation = new AggregationController(source, rs('clusterroles'), d.log);
+      await reconcileBootstrapPolicy({ clusterRoles: rs('clusterroles'), clusterRoleBindings: rs('clusterrolebindings'), admission: d.admission }, d.log);
+      aggregation = new AggregationController(source, { rs: rs('clusterroles'), admission: d.admission }, d.log);
       await aggregation.start();
     },
     reload: () => reloader?.reload() ?? Promise.resolve(),

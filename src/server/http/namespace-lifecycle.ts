@@ -42,6 +42,8 @@ export function namespaceLifecycle(deps: Pick<ApiDeps, 'store'>): AdmissionPlugi
       if (a.operation === 'DELETE' && a.type.group === '' && a.type.plural === 'namespaces' && IMMORTAL_NAMESPACES.has(a.name))
         throw errors.forbidden({ group: '', resource: 'namespaces', name: a.name }, 'this namespace may not be deleted');
       if (a.operation !== 'CREATE' || a.type.scope !== 'Namespaced' || !a.namespace) return;
+      // upstream: access reviews are always allowed (a NotFound would tell which namespaces exist)
+      if (a.type.plural === 'localsubjectaccessreviews') return;
       const key = objectKey(NAMESPACES, undefined, a.namespace);
       // the namespace from the watch-kept cache (upstream's lister); one the cache has not seen yet is looked
       // up live, as upstream does for a namespace created moments ago

@@ -65,7 +65,7 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
  */
 export const MAX_STORED_OBJECT_BYTES = 1_572_864;
 
-function checkStoredSize(bytes: Uint8Array): void {
+export function checkStoredSize(bytes: Uint8Array): void {
   if (bytes.length > MAX_STORED_OBJECT_BYTES)
     throw errors.tooLarge(`Request entity too large: the object is ${bytes.length} bytes once encoded, limit is ${MAX_STORED_OBJECT_BYTES}`);
 }
@@ -103,7 +103,7 @@ function specPart(obj: KubeObject): Record<string, unknown> {
  * encode in their struct's field order and unstructured ones with sorted keys, so a manifest or patch that only
  * orders keys differently writes nothing there either.
  */
-function sameObject(next: KubeObject, old: KubeObject): boolean {
+export function sameObject(next: KubeObject, old: KubeObject): boolean {
   const { resourceVersion: _n, ...nm } = next.metadata ?? {};
   const { resourceVersion: _o, ...om } = old.metadata ?? {};
   return deepEqual({ ...next, metadata: nm }, { ...old, metadata: om });
@@ -174,15 +174,6 @@ export class ResourceStore {
     return cur;
   }
 
-  /** Fills server-owned metadata for a new object. Mutates obj. */
-  prepareCreate(obj: KubeObject, namespace: string | undefined): void {
-    const meta: ObjectMeta = (obj.metadata ??= {});
-    if (this.type.scope === 'Namespaced') meta.namespace = namespace;
-    else delete meta.namespace;
-    this.assignSystemFields(obj);
-    if (this.hasStatus() && !this.type.strategy.keepStatusOnCreate) delete obj.status;
-  }
-
   /** The system fields of a new object: uid, creationTimestamp, generation; no resourceVersion, selfLink or deletion fields. */
   assignSystemFields(obj: KubeObject): void {
     this.restoreSystemFields(obj, { uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: this.type.custom || this.type.strategy.tracksGeneration ? 1 : undefined });
@@ -203,37 +194,6 @@ export class ResourceStore {
     delete (meta as Record<string, unknown>).selfLink;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-  }
-
-  /** Stores a prepared, validated object. Resolves generateName with retries on collision. */
-  async create(obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
-    const meta = obj.metadata!;
-    const generate = !meta.name && !!meta.generateName;
-    for (let attempt = 0; ; attempt++) {
-      if (generate) meta.name = `${meta.generateName}${generateNameSuffix()}`;
-      const key = this.key(meta.namespace, meta.name!);
-      const bytes = encodeForStorage(this.stored(obj));
-      checkStoredSize(bytes);
-      if (opts.dryRun) {
-        const existing = await this.store.get(key);
-        if (existing.kv) {
-          if (generate && attempt < 8) continue;
-          throw errors.alreadyExists(this.target(meta.name));
-        }
-        return obj;
-      }
-      try {
-        const kv = await this.store.create(key, bytes);
-        meta.resourceVersion = String(kv.modRevision);
-        return obj;
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'KeyExists') {
-          if (generate && attempt < 8) continue;
-          throw errors.alreadyExists(this.target(meta.name));
-        }
-        throw mapStoreError(e, this.target(meta.name));
-      }
-    }
   }
 
   /**
@@ -287,48 +247,6 @@ export class ResourceStore {
     return errs;
   }
 
-  /**
-   * Writes `next` over the stored revision `modRevision`. A no-op write returns the old object unchanged.
-   * An object in deletion whose last finalizer goes away is removed instead.
-   */
-  async update(key: string, next: KubeObject, old: StoredObject, opts: WriteOptions): Promise<{ obj: KubeObject; deleted: boolean }> {
-    delete next.metadata!.resourceVersion;
-    const bytes = encodeForStorage(this.stored(next));
-    const oldBytes = encodeForStorage(old.obj);
-    // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
-    if ((bytesEqual(bytes, oldBytes) || sameObject(this.stored(next), old.obj)) && !old.stale) return { obj: old.obj, deleted: false };
-    const finalizing = shouldDeleteDuringUpdate(this.type, next, old.obj);
-    if (!finalizing) checkStoredSize(bytes);
-    if (opts.dryRun) {
-      next.metadata!.resourceVersion = old.obj.metadata!.resourceVersion;
-      return { obj: next, deleted: finalizing };
-    }
-    try {
-      if (finalizing) {
-        const kv = await this.store.delete(key, old.modRevision);
-        next.metadata!.resourceVersion = String(kv.modRevision);
-        return { obj: next, deleted: true };
-      }
-      const kv = await this.store.update(key, bytes, old.modRevision);
-      next.metadata!.resourceVersion = String(kv.modRevision);
-      return { obj: next, deleted: false };
-    } catch (e) {
-      throw mapStoreError(e, this.target(next.metadata!.name));
-    }
-  }
-
-  /** Removes the object now (CAS on the revision read). */
-  async remove(cur: StoredObject, opts: WriteOptions): Promise<KubeObject> {
-    if (opts.dryRun) return cur.obj;
-    try {
-      const kv = await this.store.delete(cur.key, cur.modRevision);
-      cur.obj.metadata!.resourceVersion = String(kv.modRevision);
-      return cur.obj;
-    } catch (e) {
-      throw mapStoreError(e, this.target(cur.obj.metadata?.name));
-    }
-  }
-
   checkPreconditions(cur: KubeObject, pre: Preconditions | undefined): void {
     if (!pre) return;
     const name = cur.metadata?.name;
@@ -357,7 +275,7 @@ export function shouldDeleteDuringUpdate(type: ResourceType, next: KubeObject, o
   return true;
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

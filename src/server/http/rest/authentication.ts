@@ -7,6 +7,8 @@ import { nowTimestamp } from '../../registry/resource-store.js';
 import type { TypeRegistry } from '../../registry/registry.js';
 import { resourceStoreFor } from '../../registry/resource-store.js';
 import type { Authentication } from '../authentication.js';
+import type { AdmissionChain } from '../admission.js';
+import { admitCreate } from './write.js';
 import { canonicalGroup } from '../../registry/names.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { RequestScope } from '../scope.js';
@@ -17,6 +19,7 @@ import { negotiateFor, respondObject } from './output.js';
 interface ApiDeps {
   types: TypeRegistry;
   authentication?: Authentication;
+  admission: AdmissionChain;
 }
 
 type Obj = Record<string, any>;
@@ -51,16 +54,18 @@ async function body(s: RequestScope, kind: string): Promise<KubeObject> {
 
 const created = (s: RequestScope, o: Obj) => respondObject(s, 201, o as KubeObject, negotiateFor(s, { transforms: false }));
 
-async function selfSubjectReview(s: RequestScope): Promise<void> {
-  await body(s, 'SelfSubjectReview');
+async function selfSubjectReview(s: RequestScope, deps: ApiDeps): Promise<void> {
+  await admitCreate(s, deps.admission, await body(s, 'SelfSubjectReview'));
   created(s, { kind: 'SelfSubjectReview', apiVersion: s.apiVersion, metadata: { creationTimestamp: nowTimestamp() }, status: { userInfo: userInfoJson(s.userInfo) } });
 }
 
 async function tokenReview(s: RequestScope, deps: ApiDeps): Promise<void> {
   const auth = authOf(deps);
-  const review = (await body(s, 'TokenReview')) as Obj;
+  const review = (await admitCreate(s, deps.admission, await body(s, 'TokenReview'), (r) => {
+    const t = ((r.spec ?? {}) as Obj).token;
+    if (typeof t !== 'string' || t === '') throw errors.badRequest('token is required for TokenReview in authentication');
+  })) as Obj;
   const spec = (review.spec ?? {}) as Obj;
-  if (typeof spec.token !== 'string' || spec.token === '') throw errors.badRequest('token is required for TokenReview in authentication');
   const audiences = Array.isArray(spec.audiences) ? spec.audiences.filter((a: unknown): a is string => typeof a === 'string') : [];
   const r = await auth.authenticator.authenticateToken(spec.token, audiences);
   const status: Obj = 'user' in r ? { authenticated: true, user: userInfoJson(withAuthenticatedGroup(r.user)), audiences: r.audiences } : { user: {}, error: r.error };
@@ -76,18 +81,31 @@ async function tokenRequest(s: RequestScope, deps: ApiDeps): Promise<void> {
   const { obj } = await decodeObjectBody(s);
   const spelled = typeof obj.apiVersion === 'string' && obj.apiVersion.includes('/') ? obj.apiVersion.slice(0, obj.apiVersion.indexOf('/')) : '';
   checkKind(s, obj, 'TokenRequest', AUTHN, 'v1');
-  const req = obj as Obj;
   const ns = s.info.namespace;
   const name = s.info.name;
-  const meta = (req.metadata ??= {}) as Obj;
-  if (meta.name && meta.name !== name) throw invalidTokenRequest(name, 'metadata.name', meta.name, 'must match the service account name if specified');
-  if (meta.namespace && meta.namespace !== ns) throw invalidTokenRequest(name, 'metadata.namespace', meta.namespace, 'must match the service account namespace if specified');
-  const spec = (req.spec ??= {}) as Obj;
-  const exp = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
-  if (typeof exp !== 'number' || !Number.isInteger(exp)) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'must be an integer');
-  if (exp < MIN_EXPIRATION_SECONDS) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'may not specify a duration less than 10 minutes');
-  if (exp > MAX_EXPIRATION_SECONDS) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'may not specify a duration larger than 2^32 seconds');
-  spec.expirationSeconds = exp;
+  // a create of serviceaccounts/token (kind authentication/v1 TokenRequest): mutating admission, the checks of
+  // upstream's TokenREST.Create, then validating admission
+  const req = (await admitCreate(
+    s,
+    deps.admission,
+    obj,
+    (o) => {
+      const r = o as Obj;
+      const meta = (r.metadata ??= {}) as Obj;
+      if (meta.name && meta.name !== name) throw invalidTokenRequest(name, 'metadata.name', meta.name, 'must match the service account name if specified');
+      if (meta.namespace && meta.namespace !== ns) throw invalidTokenRequest(name, 'metadata.namespace', meta.namespace, 'must match the service account namespace if specified');
+      const spec = (r.spec ??= {}) as Obj;
+      const exp = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
+      if (typeof exp !== 'number' || !Number.isInteger(exp)) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'must be an integer');
+      if (exp < MIN_EXPIRATION_SECONDS) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'may not specify a duration less than 10 minutes');
+      if (exp > MAX_EXPIRATION_SECONDS) throw invalidTokenRequest(name, 'spec.expirationSeconds', exp, 'may not specify a duration larger than 2^32 seconds');
+      spec.expirationSeconds = exp;
+    },
+    { group: AUTHN, version: 'v1', kind: 'TokenRequest' },
+  )) as Obj;
+  const meta = req.metadata as Obj;
+  const spec = req.spec as Obj;
+  const exp = spec.expirationSeconds as number;
   const sa = (await s.rs.mustRead(ns, name)).obj;
   const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : auth.authenticator.serviceAccounts.apiAudiences;
   spec.audiences = audiences;

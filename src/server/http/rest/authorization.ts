@@ -10,12 +10,14 @@ import * as fe from '../../registry/schema/field-errors.js';
 import type { FieldError } from '../../registry/types.js';
 import { requestUser } from '../../request/context.js';
 import type { Authorization } from '../authorization.js';
+import type { AdmissionChain } from '../admission.js';
+import { admitCreate } from './write.js';
 import type { RequestScope } from '../scope.js';
 import { checkKind, decodeObjectBody } from './decode.js';
 import { negotiateFor, respondObject } from './output.js';
 
 type Obj = Record<string, any>;
-type Handler = (s: RequestScope, z: Authorization) => Promise<void>;
+type Handler = (s: RequestScope, z: Authorization, admission: AdmissionChain) => Promise<void>;
 
 const HANDLERS: Record<string, Handler> = {
   SelfSubjectAccessReview: selfSubjectAccessReview,
@@ -91,11 +93,23 @@ function respond(s: RequestScope, review: Obj, status: Obj): void {
 
 const requester = (s: RequestScope) => requestUser(s.req);
 
-async function selfSubjectAccessReview(s: RequestScope, z: Authorization): Promise<void> {
-  const review = await body(s);
-  const spec = (review.spec = isObj(review.spec) ? review.spec : {});
-  const errs = specErrors(spec);
-  if (errs.length) throw invalid(s, str(review.metadata?.name), errs);
+/**
+ * The review's admission, as upstream's create handler (mutating) and REST Create (its validation, then
+ * createValidation): `check` validates the admitted review.
+ */
+async function admitted(s: RequestScope, admission: AdmissionChain, review: Obj, check: (r: Obj) => void): Promise<Obj> {
+  return (await admitCreate(s, admission, review as KubeObject, (o) => {
+    const r = o as Obj;
+    r.spec = isObj(r.spec) ? r.spec : {};
+    check(r);
+  })) as Obj;
+}
+
+async function selfSubjectAccessReview(s: RequestScope, z: Authorization, admission: AdmissionChain): Promise<void> {
+  const review = await admitted(s, admission, await body(s), (r) => {
+    const errs = specErrors(r.spec);
+    if (errs.length) throw invalid(s, str(r.metadata?.name), errs);
+  });
   await answer(s, z, review, requester(s));
 }
 
@@ -112,33 +126,35 @@ function subjectErrors(spec: Obj): FieldError[] {
   return errs;
 }
 
-async function subjectAccessReview(s: RequestScope, z: Authorization): Promise<void> {
-  const review = await body(s);
-  const spec = (review.spec = isObj(review.spec) ? review.spec : {});
-  const errs = subjectErrors(spec);
-  if (errs.length) throw invalid(s, str(review.metadata?.name), errs);
-  await answer(s, z, review, subjectOf(spec));
+async function subjectAccessReview(s: RequestScope, z: Authorization, admission: AdmissionChain): Promise<void> {
+  const review = await admitted(s, admission, await body(s), (r) => {
+    const errs = subjectErrors(r.spec);
+    if (errs.length) throw invalid(s, str(r.metadata?.name), errs);
+  });
+  await answer(s, z, review, subjectOf(review.spec));
 }
 
-async function localSubjectAccessReview(s: RequestScope, z: Authorization): Promise<void> {
-  const review = await body(s);
-  const spec = (review.spec = isObj(review.spec) ? review.spec : {});
-  const errs = subjectErrors(spec);
-  if (isObj(spec.nonResourceAttributes)) errs.push(fe.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'));
-  if (errs.length) throw invalid(s, str(review.metadata?.name), errs);
+async function localSubjectAccessReview(s: RequestScope, z: Authorization, admission: AdmissionChain): Promise<void> {
   const ns = s.info.namespace;
-  // upstream: an empty namespace is defaulted; another one is refused
-  if (!str(spec.resourceAttributes.namespace)) spec.resourceAttributes.namespace = ns;
-  if (spec.resourceAttributes.namespace !== ns) throw errors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${ns}`);
-  if (isObj(review.metadata) && review.metadata.namespace && review.metadata.namespace !== ns)
-    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  await answer(s, z, review, subjectOf(spec));
+  const review = await admitted(s, admission, await body(s), (r) => {
+    const spec = r.spec as Obj;
+    const errs = subjectErrors(spec);
+    if (isObj(spec.nonResourceAttributes)) errs.push(fe.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'));
+    if (errs.length) throw invalid(s, str(r.metadata?.name), errs);
+    // upstream: an empty namespace is defaulted; another one is refused
+    if (!str(spec.resourceAttributes.namespace)) spec.resourceAttributes.namespace = ns;
+    if (spec.resourceAttributes.namespace !== ns) throw errors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${ns}`);
+    if (isObj(r.metadata) && r.metadata.namespace && r.metadata.namespace !== ns)
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  });
+  await answer(s, z, review, subjectOf(review.spec));
 }
 
-async function selfSubjectRulesReview(s: RequestScope, z: Authorization): Promise<void> {
-  const review = await body(s);
-  const spec = (review.spec = isObj(review.spec) ? review.spec : {});
-  if (spec.namespace !== undefined && typeof spec.namespace !== 'string') throw invalid(s, '', [fe.invalid('spec.namespace', spec.namespace, 'must be a string')]);
+async function selfSubjectRulesReview(s: RequestScope, z: Authorization, admission: AdmissionChain): Promise<void> {
+  const review = await admitted(s, admission, await body(s), (r) => {
+    if (r.spec.namespace !== undefined && typeof r.spec.namespace !== 'string') throw invalid(s, '', [fe.invalid('spec.namespace', r.spec.namespace, 'must be a string')]);
+  });
+  const spec = review.spec as Obj;
   const rules = await z.rulesFor(requester(s), str(spec.namespace));
   const status: Obj = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
   if (rules.evaluationError) status.evaluationError = rules.evaluationError;

@@ -8,8 +8,9 @@ import { writeObject } from '../respond.js';
 import type { RequestScope } from '../scope.js';
 import { served } from './decode.js';
 import { normalizeDeleteOptions, readDeleteOptions, type DeleteOptions } from './delete-options.js';
-import { deleteObject, returnsDeletedObject, type DeleteResult } from './deleter.js';
+import { deleteObject, returnsDeletedObject, type DeleteResult } from '../../registry/pipeline/delete.js';
 import { parseListOptions } from './list-options.js';
+import type { WriteContext } from '../../registry/pipeline/context.js';
 import { negotiateFor, respondObject } from './output.js';
 
 export interface DeleteHandlerDeps {
@@ -36,12 +37,17 @@ export function deletedStatus(type: ResourceType, obj: KubeObject): Status {
   } as Status);
 }
 
+/** A delete's pipeline context: the request's user and warnings (dry run and options travel in DeleteOptions). */
+export function deleteContext(s: RequestScope): WriteContext {
+  return { user: s.userInfo, fieldManager: '', dryRun: false, warnings: s.warnings };
+}
+
 export async function handleDelete(s: RequestScope, deps: DeleteHandlerDeps): Promise<void> {
   if (s.info.subresource) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const n = negotiateFor(s);
   const opts = normalizeDeleteOptions(await readDeleteOptions(s.req, s.query, s.gates), s.gates);
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) await authorizeUnsafeDelete(s);
-  const result = await deleteObject({ store: s.rs.store, admission: deps.admission }, s.type, s.info.namespace, s.info.name, opts, s.user);
+  const result = await deleteObject({ store: s.rs.store, admission: deps.admission }, s.type, s.info.namespace, s.info.name, opts, deleteContext(s));
   const { code, body } = deleteResponse(s.type, s.info.name, opts, result);
   // a Status names the group as the request spelled it
   const status = body.kind === 'Status' ? (body as unknown as Status) : undefined;
@@ -76,9 +82,10 @@ export async function handleDeleteCollection(s: RequestScope, deps: DeleteHandle
   const ns = s.type.scope === 'Namespaced' && s.info.namespace ? s.info.namespace : undefined;
   const { items, resourceVersion } = await listObjects(s.rs, ns, listOpts, s.cache);
   const dd = { store: s.rs.store, admission: deps.admission };
+  const ctx = deleteContext(s);
   for (const item of items) {
     try {
-      await deleteObject(dd, s.type, item.metadata?.namespace, item.metadata!.name!, opts, s.user);
+      await deleteObject(dd, s.type, item.metadata?.namespace, item.metadata!.name!, opts, ctx);
     } catch (e) {
       // gone meanwhile: fine; anything else fails the request as upstream
       if ((e as { code?: number }).code !== 404) throw e;

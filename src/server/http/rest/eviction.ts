@@ -3,13 +3,17 @@
 import { errors, failure, StatusError, type Status } from '../../../api/status.js';
 import { selectorMatches, isEmptySelector } from '../../registry/builtin-helpers.js';
 import { decodeFromStorage, nowTimestamp, ResourceStore, type StoredObject } from '../../registry/resource-store.js';
+import { APISERVER_MANAGER, APISERVER_USER, componentContext, type WriteContext, type WriteTarget } from '../../registry/pipeline/context.js';
+import { updateObject } from '../../registry/pipeline/update.js';
+import { admitVirtualCreate } from '../../registry/pipeline/virtual.js';
+import { deleteContext } from './delete.js';
 import type { TypeRegistry } from '../../registry/registry.js';
 import type { KubeObject } from '../../registry/types.js';
 import type { AdmissionChain } from '../admission.js';
 import type { RequestScope } from '../scope.js';
 import { decodeObjectBody, dryRunOf } from './decode.js';
 import { isDryRun, normalizeDeleteOptions, type DeleteOptions } from './delete-options.js';
-import { deleteObject } from './deleter.js';
+import { deleteObject } from '../../registry/pipeline/delete.js';
 import { negotiateFor, respondObject } from './output.js';
 
 export interface EvictionDeps {
@@ -46,10 +50,14 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
   const original = normalizeDeleteOptions(propagateDryRun(eviction, s.query), s.gates);
   const ns = s.info.namespace;
   const name = s.info.name;
+  const ctx = deleteContext(s);
+  // a create of pods/eviction (kind policy/v1 Eviction) for admission, as upstream's create handler and EvictionREST
+  await admitVirtualCreate(deps.admission, { ...ctx, dryRun: isDryRun(original) }, { type: s.type, namespace: ns, name, subresource: 'eviction', object: eviction, kind: { group: 'policy', version: 'v1', kind: 'Eviction' } });
   const dd = { store: s.rs.store, admission: deps.admission };
+  const pods: WriteTarget = { rs: s.rs, admission: deps.admission };
   const del = async (opts: DeleteOptions) => {
-    opts = await addDisruptionCondition(s.rs, ns, name, opts);
-    await deleteObject(dd, s.type, ns, name, opts, s.user);
+    opts = await addDisruptionCondition(pods, ctx, ns, name, opts);
+    await deleteObject(dd, s.type, ns, name, opts, ctx);
   };
   const rvUnset = original.preconditions?.resourceVersion === undefined;
   const success = () => respondObject(s, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as KubeObject, n);
@@ -88,6 +96,9 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
   let guardWithResourceVersion = false;
   if (pdbs.length === 1) {
     const pdbRs = new ResourceStore(pdbType!, s.rs.store);
+    // upstream writes the budget through its loopback client (UpdateStatus as system:apiserver): the whole chain applies
+    const pdbWrite: WriteTarget = { rs: pdbRs, admission: deps.admission };
+    const pdbCtx = componentContext(APISERVER_USER, APISERVER_MANAGER, undefined);
     let pdb = pdbs[0]!;
     pdbName = pdb.obj.metadata!.name!;
     const st = (pdb.obj.status ?? {}) as Obj;
@@ -102,7 +113,7 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
     }
     for (let i = 0; checkBudget; i++) {
       try {
-        await checkAndDecrement(pdbRs, pdb, name, isDryRun(original));
+        await checkAndDecrement(pdbWrite, pdbCtx, pdb, name, isDryRun(original));
         break;
       } catch (e) {
         if (!isConflict(e)) throw e;
@@ -183,7 +194,7 @@ async function matchingBudgets(rs: ResourceStore, pod: KubeObject): Promise<Stor
 }
 
 /** Spends one disruption from the budget, recording the pod in status.disruptedPods (not for a dry run). */
-async function checkAndDecrement(rs: ResourceStore, pdb: StoredObject, podName: string, dryRun: boolean): Promise<void> {
+async function checkAndDecrement(t: WriteTarget, ctx: WriteContext, pdb: StoredObject, podName: string, dryRun: boolean): Promise<void> {
   const name = pdb.obj.metadata!.name!;
   const next = structuredClone(pdb.obj);
   const st = (next.status ??= {}) as Obj;
@@ -198,7 +209,7 @@ async function checkAndDecrement(rs: ResourceStore, pdb: StoredObject, podName: 
   if (st.disruptionsAllowed === 0) setDisruptionAllowedCondition(st);
   if (dryRun) return;
   st.disruptedPods = { ...(st.disruptedPods ?? {}), [podName]: nowTimestamp() };
-  await rs.update(pdb.key, next, pdb, {});
+  await updateObject(t, ctx, next, pdb, 'status');
 }
 
 function setDisruptionAllowedCondition(st: Obj): void {
@@ -217,8 +228,9 @@ function setDisruptionAllowedCondition(st: Obj): void {
  * Records status condition DisruptionTarget on the pod before deleting it (skipped for a dry run). A resourceVersion
  * precondition is checked against the pod and then moved to our own write.
  */
-async function addDisruptionCondition(rs: ResourceStore, ns: string, name: string, opts: DeleteOptions): Promise<DeleteOptions> {
+async function addDisruptionCondition(t: WriteTarget, ctx: WriteContext, ns: string, name: string, opts: DeleteOptions): Promise<DeleteOptions> {
   if (isDryRun(opts)) return opts;
+  const rs = t.rs;
   for (let i = 0; ; i++) {
     const cur = await rs.mustRead(ns, name);
     rs.checkPreconditions(cur.obj, opts.preconditions);
@@ -234,7 +246,8 @@ async function addDisruptionCondition(rs: ResourceStore, ns: string, name: strin
     }
     st.conditions = conds;
     try {
-      const { obj } = await rs.update(cur.key, next, cur, {});
+      // upstream's statusStore.Update with rest.ValidateAllObjectUpdateFunc: strategy and validation, no admission
+      const obj = await updateObject(t, { ...ctx, fieldManager: '' }, next, cur, 'status', { admission: false });
       if (opts.preconditions?.resourceVersion === undefined) return opts;
       return withResourceVersion(opts, obj.metadata!.resourceVersion!);
     } catch (e) {

@@ -1,18 +1,12 @@
 // Managed fields on every write, and the strategic-merge and apply algorithms plugged into PATCH.
-import { errors, failure } from '../../../api/status.js';
-import { applyPatch, ApplyConflictError, defaultFieldManager, KUBECTL_APPLY_MANAGER, LAST_APPLIED_ANNOTATION, setManagedFields, updateManagedFields } from '../../registry/patch/apply.js';
-import { FieldSet } from '../../registry/patch/fieldpath.js';
-import { PatchError } from '../../registry/patch/patch-error.js';
-import { strategicMergePatch } from '../../registry/patch/strategic.js';
+import { errors } from '../../../api/status.js';
+import { applyPatch, defaultFieldManager, KUBECTL_APPLY_MANAGER, LAST_APPLIED_ANNOTATION } from '../../registry/patch/apply.js';
+import { managedFieldsOptions, managedFieldsStatus } from '../../registry/pipeline/managed.js';
 import { builtinSchemas } from '../../registry/schema/registry.js';
+import { strategicMergePatch } from '../../registry/patch/strategic.js';
 import type { KubeObject } from '../../registry/types.js';
-import { nowTimestamp } from '../../registry/resource-store.js';
 import type { RequestScope } from '../scope.js';
-import { gv } from './decode.js';
 import { patchAlgorithms } from './patch-algorithms.js';
-
-const STATUS_FIELDS = FieldSet.fields('status');
-const NON_STATUS_FIELDS = FieldSet.fields('spec');
 
 /** The manager a write is recorded under: `fieldManager`, else derived from the User-Agent as upstream. */
 export function managerOf(s: RequestScope): string {
@@ -24,45 +18,12 @@ export function managerOf(s: RequestScope): string {
   return defaultFieldManager(s.req.headers['user-agent']);
 }
 
-function options(s: RequestScope, subresource: string) {
-  const hasStatus = s.type.subresources.some((x) => x.name === 'status');
-  return {
-    apiVersion: gv(s.type.group, s.type.version),
-    schema: s.type.schema,
-    reg: builtinSchemas,
-    now: nowTimestamp(),
-    subresource: subresource || undefined,
-    zeroStructs: !s.type.custom,
-    ignoredFields: subresource === 'status' || subresource === 'approval' ? NON_STATUS_FIELDS : hasStatus ? STATUS_FIELDS : undefined,
-  };
-}
-
-/** Records the fields a non-apply write (create, update, patch) changed under its manager. */
-export function trackUpdate(s: RequestScope, old: KubeObject | undefined, next: KubeObject, subresource: string): void {
-  if (s.appliedManagedFields) return;
-  try {
-    const entries = updateManagedFields(old, next, { ...options(s, subresource), manager: managerOf(s), operation: 'Update' });
-    setManagedFields(next, entries);
-  } catch (e) {
-    throw toStatus(e);
-  }
-}
-
-function toStatus(e: unknown): unknown {
-  if (e instanceof ApplyConflictError)
-    return failure(409, 'Conflict', e.message, {
-      causes: e.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field })),
-    });
-  if (e instanceof PatchError) return e.reason === 'Invalid' ? failure(422, 'Invalid', e.message) : errors.badRequest(e.message);
-  return e;
-}
-
 export function installPatchAlgorithms(): void {
   patchAlgorithms.strategic = (s, current, patch) => {
     try {
       return strategicMergePatch(current, patch, s.type.schema, builtinSchemas) as KubeObject;
     } catch (e) {
-      throw toStatus(e);
+      throw managedFieldsStatus(e);
     }
   };
   patchAlgorithms.apply = (s, current, applied, { manager, force }) => {
@@ -71,7 +32,7 @@ export function installPatchAlgorithms(): void {
       // the server's defaults, for apply's comparisons on scratch copies (not when they allocate)
       const defaults = s.type.strategy.defaultsAllocate ? undefined : s.type.strategy.defaults;
       const { object } = applyPatch(current, applied, {
-        ...options(s, s.info.subresource),
+        ...managedFieldsOptions(s.type, s.info.subresource),
         manager,
         force,
         lastApplied,
@@ -81,7 +42,7 @@ export function installPatchAlgorithms(): void {
       s.appliedManagedFields = true;
       return object;
     } catch (e) {
-      throw toStatus(e);
+      throw managedFieldsStatus(e);
     }
   };
 }

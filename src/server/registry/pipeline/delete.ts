@@ -1,15 +1,17 @@
-// The one delete implementation, shared by the REST handlers (delete, deletecollection, eviction) and the
+// The one delete implementation of the write pipeline, shared by the REST handlers (delete, deletecollection, eviction) and the
 // controllers (garbage collector, namespace controller, pod grace periods). Follows upstream's generic
 // registry Delete: preconditions, graceful deletion (pods), the garbage collector's orphan/foregroundDeletion
 // finalizers, two-phase deletion while finalizers remain, the namespace lifecycle, and the unsafe removal
 // of corrupt objects.
+import { storeUpdate, storeRemove } from './storage.js';
 import { isServices, releaseServiceIPs } from './service-ips.js';
 import { errors, StatusError } from '../../../api/status.js';
-import { ResourceStore, decodeFromStorage, mapStoreError, nowTimestamp, type StoredObject } from '../../registry/resource-store.js';
-import type { KubeObject, ObjectMeta, ResourceType } from '../../registry/types.js';
+import { ResourceStore, decodeFromStorage, mapStoreError, nowTimestamp, type StoredObject } from '../resource-store.js';
+import type { KubeObject, ObjectMeta, ResourceType } from '../types.js';
 import { StoreError, type RevisionedStore } from '../../storage/types.js';
-import type { AdmissionChain } from '../admission.js';
-import { isDryRun, type DeleteOptions, type Preconditions } from './delete-options.js';
+import type { AdmissionAttributes, AdmissionChain } from '../../http/admission.js';
+import { isDryRun, type DeleteOptions, type Preconditions } from '../../http/rest/delete-options.js';
+import { componentContext, wireUser, type WriteContext } from './context.js';
 
 export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
@@ -46,9 +48,11 @@ export async function deleteObject(
   namespace: string | undefined,
   name: string,
   options: DeleteOptions,
-  user: string,
+  who: WriteContext | string,
 ): Promise<DeleteResult> {
   const opts: DeleteOptions = structuredClone(options);
+  // a component's delete (garbage collector, namespace controller ...) names only its user
+  const user = typeof who === 'string' ? componentContext(who, '') : who;
   const rs = new ResourceStore(type, deps.store);
   const ns = type.scope === 'Namespaced' ? namespace : undefined;
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) return unsafeDelete(deps, rs, ns, name, opts, user);
@@ -59,16 +63,20 @@ export async function deleteObject(
   return r;
 }
 
-async function admit(deps: DeleteDeps, rs: ResourceStore, obj: KubeObject | undefined, name: string, namespace: string | undefined, opts: DeleteOptions, user: string) {
-  const attrs = {
-    operation: 'DELETE' as const,
+/** Delete admission, as upstream: the user, and the DeleteOptions as the review's options object. */
+async function admit(deps: DeleteDeps, rs: ResourceStore, obj: KubeObject | undefined, name: string, namespace: string | undefined, opts: DeleteOptions, ctx: WriteContext) {
+  const attrs: AdmissionAttributes = {
+    operation: 'DELETE',
     type: rs.type,
     namespace: namespace ?? '',
     name,
     subresource: '',
     oldObject: obj,
     dryRun: isDryRun(opts),
-    user,
+    user: ctx.user.name,
+    userInfo: wireUser(ctx),
+    warnings: ctx.warnings,
+    options: { kind: 'DeleteOptions', apiVersion: 'meta.service.io/v1', ...opts },
   };
   await deps.admission.admit(attrs);
   await deps.admission.validate(attrs);
@@ -89,7 +97,7 @@ async function deleteGeneric(
   ns: string | undefined,
   name: string,
   opts: DeleteOptions,
-  user: string,
+  user: WriteContext,
   read?: StoredObject,
 ): Promise<DeleteResult> {
   const first = read ?? (await mustRead(rs, ns, name));
@@ -137,7 +145,7 @@ async function removeNow(
     }
     rs.checkPreconditions(cur.obj, pre);
     try {
-      const obj = await rs.remove(cur, { dryRun });
+      const obj = await storeRemove(rs, cur, { dryRun });
       return { obj, deleted: true };
     } catch (e) {
       if (isStatusCode(e, 404)) cur = undefined;
@@ -178,7 +186,7 @@ async function updateForGracefulDeletionAndFinalizers(
     }
     let written: { obj: KubeObject; deleted: boolean };
     try {
-      written = await rs.update(existing.key, next, existing, { dryRun: isDryRun(opts) });
+      written = await storeUpdate(rs, existing.key, next, existing, { dryRun: isDryRun(opts) });
     } catch (e) {
       if (isStatusCode(e, 409) && i < MAX_RETRIES) {
         existing = await rs.read(ns, name);
@@ -318,7 +326,7 @@ function specFinalizers(ns: KubeObject): unknown[] {
 }
 
 /** The namespace REST Delete: the first delete starts termination (phase Terminating); the namespace controller finishes it. */
-async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string, opts: DeleteOptions, user: string): Promise<DeleteResult> {
+async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string, opts: DeleteOptions, user: WriteContext): Promise<DeleteResult> {
   const first = await mustRead(rs, undefined, name);
   const meta = first.obj.metadata!;
   const pre = opts.preconditions ?? {};
@@ -354,7 +362,7 @@ async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string
       for (const [f, on] of want) if (on && !finalizers.includes(f)) finalizers.push(f);
       setFinalizers(nm, finalizers);
       try {
-        const written = await rs.update(existing.key, next, existing, { dryRun: isDryRun(opts) });
+        const written = await storeUpdate(rs, existing.key, next, existing, { dryRun: isDryRun(opts) });
         return { obj: written.obj, deleted: written.deleted };
       } catch (e) {
         if (isStatusCode(e, 409) && i < MAX_RETRIES) {
@@ -376,7 +384,7 @@ async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string
  * ignoreStoreReadErrorWithClusterBreakingPotential: only for an object that cannot be read. The normal deletion is
  * tried first; when it fails on the corrupt object the key is removed, skipping preconditions and finalizers.
  */
-async function unsafeDelete(deps: DeleteDeps, rs: ResourceStore, ns: string | undefined, name: string, opts: DeleteOptions, user: string): Promise<DeleteResult> {
+async function unsafeDelete(deps: DeleteDeps, rs: ResourceStore, ns: string | undefined, name: string, opts: DeleteOptions, user: WriteContext): Promise<DeleteResult> {
   const key = rs.key(ns, name);
   let corrupt = false;
   try {

@@ -1,4 +1,6 @@
-// Real local HTTPS admission webhook servers for tests (openssl-made certificates).
+// Real local HTTPS admission webhook servers for tests (openssl-made certificates, loopback only), and the shared
+// fixture of a test file: one webhook server and one API server, webhook configurations and policies removed after
+// each test.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -6,6 +8,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { ApiServer } from '../../src/server/app.js';
+import type { ServerFlags } from '../../src/server/flags.js';
+import { client, testServer } from './server.js';
 
 export interface Cert {
   cert: string;
@@ -100,3 +106,42 @@ export function hook(name: string, url: string, caBundle: string, extra: Record<
 }
 
 export const AR = '/apis/admissionregistration.service.io/v1';
+
+export interface WebhookFixture {
+  wh: WebhookServer;
+  /** caBundle of the webhook's certificate, for clientConfig. */
+  caBundle: string;
+  api: ApiServer;
+  c: ReturnType<typeof client>;
+}
+
+/**
+ * One webhook server and one API server for the test file (namespace `default` created), set up in beforeAll and
+ * closed in afterAll. After each test the webhook answers allow again, forgets what it received, and every webhook
+ * configuration and admission policy is deleted. The returned object is filled in beforeAll.
+ */
+export function useWebhookFixture(opts: { san?: string; flags?: Partial<ServerFlags> } = {}): WebhookFixture {
+  const f = {} as WebhookFixture;
+  let cleanup = () => {};
+  beforeAll(async () => {
+    const made = makeCert(opts.san ?? 'IP:127.0.0.1');
+    cleanup = made.cleanup;
+    f.caBundle = made.cert.caBundle;
+    f.wh = await new WebhookServer(made.cert).start();
+    f.api = await testServer(opts.flags);
+    f.c = client(f.api.url);
+    await f.c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  });
+  afterAll(async () => {
+    await f.wh?.close();
+    await f.api?.close();
+    cleanup();
+  });
+  afterEach(async () => {
+    f.wh.reply = (r) => allow(r);
+    f.wh.received.length = 0;
+    for (const kind of ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicybindings', 'validatingadmissionpolicies'])
+      await f.c.del(`${AR}/${kind}`);
+  });
+  return f;
+}

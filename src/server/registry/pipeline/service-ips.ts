@@ -3,17 +3,20 @@
 // cluster IPs must lie in a ServiceCIDR that is not being deleted; each is then held by an IPAddress named after
 // it, whose parentRef is the Service. The IPAddress is written before the Service and removed when the Service is.
 import { StatusError, errors } from '../../../api/status.js';
-import { findBuiltinType } from '../../registry/builtin.js';
-import { arr, obj, str } from '../../registry/builtin-helpers.js';
-import { clusterIPWasPicked, serviceIPs } from '../../registry/builtin-service.js';
-import { IPALLOCATOR_CONTROLLER, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../../registry/builtin-servicecidr.js';
-import { cidrContains, formatIP, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../../registry/ip-cidr.js';
-import { decodeFromStorage, ResourceStore } from '../../registry/resource-store.js';
-import { typePrefix } from '../../registry/keys.js';
-import type { KubeObject, ResourceType } from '../../registry/types.js';
+import { findBuiltinType } from '../builtin.js';
+import { arr, obj, str } from '../builtin-helpers.js';
+import { clusterIPWasPicked, serviceIPs } from '../builtin-service.js';
+import { IPALLOCATOR_CONTROLLER, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../builtin-servicecidr.js';
+import { cidrContains, formatIP, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../ip-cidr.js';
+import { decodeFromStorage, ResourceStore } from '../resource-store.js';
+import { typePrefix } from '../keys.js';
+import type { KubeObject, ResourceType } from '../types.js';
 import type { RevisionedStore } from '../../storage/types.js';
-import type { RequestScope } from '../scope.js';
-import type { WriteDeps } from './write.js';
+import { APISERVER_USER, componentContext, type WriteContext, type WriteTarget } from './context.js';
+import { storeRemove } from './storage.js';
+
+/** The pipeline's create, passed in by its callers (create and update), so this module imports neither. */
+export type CreateFn = (t: WriteTarget, ctx: WriteContext, obj: KubeObject, ns: string | undefined) => Promise<KubeObject>;
 
 const MANAGER = 'kube-apiserver';
 
@@ -107,14 +110,15 @@ const sameParent = (ipObj: KubeObject, svc: KubeObject) => {
  * every allocatable ServiceCIDR or held for another object (422, upstream's messages). Returns the addresses it
  * created, for release if the Service is not stored after all.
  */
-export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: KubeObject, dryRun: boolean, old?: KubeObject): Promise<string[]> {
+export async function allocateServiceIPs(w: WriteTarget, ctx: WriteContext, create: CreateFn, svc: KubeObject, old?: KubeObject): Promise<string[]> {
+  const dryRun = ctx.dryRun;
   const t = types();
   // on update only the addresses the Service did not hold before (upstream allocates on a change of cluster IPs)
   const before = new Set(old ? clusterIPsOf(old) : []);
   const ips = clusterIPsOf(svc).filter((ip) => !before.has(ip));
   if (!t || ips.length === 0) return [];
-  const prefixes = await allocatablePrefixes(s.rs.store);
-  const ipStore = new ResourceStore(t.ips, s.rs.store);
+  const prefixes = await allocatablePrefixes(w.rs.store);
+  const ipStore = new ResourceStore(t.ips, w.rs.store);
   const created: string[] = [];
   try {
     for (let ip of ips) {
@@ -136,10 +140,11 @@ export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: 
         if (sameParent(existing.obj, svc)) continue;
         throw allocationError(svc, ip, 'provided IP is already allocated');
       }
-      if (dryRun || !deps.createInternal) continue;
+      if (dryRun) continue;
       const ipObj = ipAddressFor(t.ips, ip, parsed.family, svc);
       try {
-        await deps.createInternal(t.ips, ipObj, MANAGER, s.signal);
+        // as upstream's allocator, through the API's own create path (admission included) as the API server
+        await create({ rs: ipStore, admission: w.admission }, componentContext(APISERVER_USER, MANAGER, ctx.signal), ipObj, undefined);
       } catch (e) {
         if (!(e instanceof StatusError && e.code === 409)) throw e;
         // written meanwhile: by a create of this same Service on another replica (both then race for the Service), or not
@@ -150,7 +155,7 @@ export async function allocateServiceIPs(s: RequestScope, deps: WriteDeps, svc: 
       created.push(ip);
     }
   } catch (e) {
-    await removeIPAddresses(s.rs.store, created);
+    await removeIPAddresses(w.rs.store, created);
     throw e;
   }
   return created;
@@ -184,7 +189,7 @@ async function removeIPAddresses(store: RevisionedStore, names: string[], owner?
     const cur = await rs.read(undefined, name);
     if (!cur || (owner && !sameParent(cur.obj, owner))) continue;
     try {
-      await rs.remove(cur, {});
+      await storeRemove(rs, cur, {});
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
@@ -210,4 +215,9 @@ export async function releaseDroppedServiceIPs(store: RevisionedStore, old: Kube
   if (!dropped.length) return;
   await removeIPAddresses(store, dropped, old);
   for (const ip of dropped) serviceIPs.release(ip);
+}
+
+/** Removes an allocator-managed IPAddress whose Service is gone (the repair at start, upstream's repairip). */
+export async function removeOrphanIPAddress(store: RevisionedStore, name: string): Promise<void> {
+  await removeIPAddresses(store, [name]);
 }
