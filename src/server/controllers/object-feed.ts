@@ -139,6 +139,7 @@ export class ObjectFeed implements Feed {
     const stream: Stream = { prefix, rev };
     this.streams.set(prefix, stream);
     stream.unwatch = cache.watch(prefix, rev, {
+      internal: true,
       push: (ev: CacheEvent) => {
         if (gen !== this.generation) return true;
         const fe: FeedEvent =

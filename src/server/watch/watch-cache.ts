@@ -22,6 +22,8 @@ export interface CacheEvent {
 }
 
 export interface CacheWatcherSink {
+  /** An in-process follower (the controllers' object feed), not a client's watch: not in watcherCount. */
+  internal?: boolean;
   /** Returns false when the watcher cannot keep up (it is then removed and `onClose` follows). */
   push(ev: CacheEvent): boolean;
   /**
@@ -92,8 +94,11 @@ export class WatchCache {
     return this.historyFloor;
   }
 
+  /** Clients' watches registered on the cache (in-process followers excluded). */
   get watcherCount(): number {
-    return this.watchers.size;
+    let n = 0;
+    for (const w of this.watchers) if (!w.sink.internal) n++;
+    return n;
   }
 
   private loaded = false;
