@@ -16,7 +16,7 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
   const kinds = searchableKinds(useBrowsableResources(discovery).filter((r) => r.namespaced));
   const q = useNamespaceChanges(namespace, minutes, kinds);
   return (
-    <div className="timeline" data-testid="namespace-changes">
+    <section className="panel timeline" data-testid="namespace-changes" aria-label={`Changes in ${namespace}`}>
       <label className="check">
         What changed in {namespace} in the last{' '}
         <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} data-testid="changes-window">
@@ -62,6 +62,6 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
           </li>
         ))}
       </ol>
-    </div>
+    </section>
   );
 }
