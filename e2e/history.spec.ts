@@ -3,6 +3,7 @@
 // history of an object that was deleted.
 import { expect, test, type APIRequestContext } from './fixtures.js';
 import { createNamespace, settledDeployment, shot } from './helpers.js';
+import { namespaceDeletionsJourney } from './journeys.js';
 
 const NS = 'history-e2e';
 const path = (name: string) => `/apis/apps/v1/namespaces/${NS}/deployments/${name}`;
@@ -108,23 +109,5 @@ test('namespace history: an object changed after its creation reads "changed", E
 });
 
 test('namespace history lists deletions, each opening the deleted object\'s history', async ({ page, request }) => {
-  // another user creates and deletes a ConfigMap and a Secret (the setup); the person then looks
-  expect((await request.post(`/api/v1/namespaces/${NS}/configmaps`, { data: { metadata: { name: 'doomed' }, data: { a: '1' } } })).status()).toBe(201);
-  expect((await request.post(`/api/v1/namespaces/${NS}/secrets`, { data: { metadata: { name: 'doomed-secret' }, stringData: { k: 'v' } } })).status()).toBe(201);
-  expect((await request.delete(`/api/v1/namespaces/${NS}/configmaps/doomed`)).status()).toBe(200);
-  expect((await request.delete(`/api/v1/namespaces/${NS}/secrets/doomed-secret`)).status()).toBe(200);
-
-  await page.goto(`/r/core/v1/namespaces/_/${NS}/summary`);
-  await page.getByTestId('tab-history').click();
-  const gone = page.locator('[data-testid=namespace-change][data-type=DELETED]').filter({ hasText: 'ConfigMap/doomed' });
-  await expect(gone).toContainText('deleted', { timeout: 20_000 });
-  await expect(page.locator('[data-testid=namespace-change][data-type=DELETED]').filter({ hasText: 'Secret/doomed-secret' })).toBeVisible();
-  // newest first: the Secret went after the ConfigMap
-  const deleted = await page.locator('[data-testid=namespace-change][data-type=DELETED]').getByRole('link').allInnerTexts();
-  expect(deleted.indexOf('Secret/doomed-secret')).toBeLessThan(deleted.indexOf('ConfigMap/doomed'));
-  await shot(page, 'namespace-history-deletions');
-  await gone.getByRole('link').click();
-  await expect(page.getByTestId('timeline-deleted')).toBeVisible({ timeout: 20_000 });
-  await page.getByTestId('history-filter').selectOption('all');
-  await expect(page.getByTestId('timeline-entry').first()).toHaveAttribute('data-change', 'deleted');
+  await namespaceDeletionsJourney(page, '', request, NS);
 });

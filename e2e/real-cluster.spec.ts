@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.js';
 import { createNamespace } from './helpers.js';
-import { failingWorkloadJourney, historyJourney, mapJourney, searchJourney } from './journeys.js';
+import { failingWorkloadJourney, historyJourney, mapJourney, namespaceDeletionsJourney, searchJourney } from './journeys.js';
 import { startK8sIoOnlyProxy } from './k8s-io-only-proxy.js';
 
 const PROXY_PORT = Number(process.env.E2E_PORT ?? 18080) + 8;
@@ -84,6 +84,10 @@ test('journey through the proxy: compare two versions and restore one', async ({
 
 test('journey through the proxy: Deployment → Pod → Node in the map', async ({ page, request }) => {
   await mapJourney(page, base, request, NS, 'real-map');
+});
+
+test('journey through the proxy: namespace history lists deletions', async ({ page, request }) => {
+  await namespaceDeletionsJourney(page, base, request, NS);
 });
 
 test('the Access tab reads RBAC as the cluster spells it and says authorization is AlwaysAllow', async ({ page }) => {
