@@ -86,10 +86,6 @@ test('journey through the proxy: Deployment → Pod → Node in the map', async 
   await mapJourney(page, base, request, NS, 'real-map');
 });
 
-test('journey through the proxy: namespace history lists deletions', async ({ page, request }) => {
-  await namespaceDeletionsJourney(page, base, request, NS);
-});
-
 test('the Access tab reads RBAC as the cluster spells it and says authorization is AlwaysAllow', async ({ page }) => {
   await page.goto(`${base}/r/rbac.authorization.k8s.io/v1/clusterroles/_/view/access`);
   await expect(page.getByTestId('access-panel')).toBeVisible();
@@ -97,6 +93,10 @@ test('the Access tab reads RBAC as the cluster spells it and says authorization 
   await expect(page.getByTestId('always-allow')).toBeVisible();
   await page.goto(`${base}/r/apps/v1/deployments/shop/checkout/access`);
   await expect(page.getByTestId('access-who')).toBeVisible({ timeout: 20_000 });
+});
+
+test('journey through the proxy: namespace history lists deletions', async ({ page, request }) => {
+  await namespaceDeletionsJourney(page, base, request, NS);
 });
 
 test('no explorer request named a service.io group', async () => {
