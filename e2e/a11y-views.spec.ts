@@ -1,5 +1,5 @@
 // Accessibility of the views issue 30 added or rebuilt (the health overview, ranked search, Events,
-// history with comparison, the relationship map, the Access tab, the task navigation): axe finds no
+// history with comparison, namespace history with deletions, the relationship map, the Access tab, the task navigation): axe finds no
 // serious or critical violation in either theme, at 1440 and at 1024 px.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures.js';
@@ -15,6 +15,10 @@ const VIEWS: [string, string, (p: Page) => Promise<void>][] = [
   ['search', '/search?q=checkout', (p) => expect(p.getByTestId('search-status')).toHaveAttribute('data-running', 'false', { timeout: 20_000 })],
   ['events', '/r/core/v1/events?ns=shop', (p) => expect(p.getByTestId('events-count')).not.toBeEmpty()],
   ['history', '/r/apps/v1/deployments/shop/checkout/history', (p) => expect(p.getByTestId('timeline-entry').first()).toBeVisible({ timeout: 20_000 })],
+  ['namespace history', '/r/core/v1/namespaces/_/shop/history?ns=shop', async (p) => {
+    await expect(p.getByTestId('namespace-change').first()).toBeVisible({ timeout: 20_000 });
+    await expect(p.getByTestId('deletions-checking')).toHaveCount(0, { timeout: 20_000 });
+  }],
   ['map', '/r/apps/v1/deployments/shop/checkout/related', (p) => expect(p.getByTestId('related-pods')).toBeVisible({ timeout: 20_000 })],
   ['access', '/r/apps/v1/deployments/shop/checkout/access', (p) => expect(p.getByTestId('access-who')).toBeVisible({ timeout: 20_000 })],
 ];

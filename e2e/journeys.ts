@@ -74,3 +74,25 @@ export async function mapJourney(page: Page, base: string, request: APIRequestCo
   await expect(page).toHaveURL(/\/r\/core\/v1\/nodes\/_\/[^/]+\/related/);
   await expect(page.getByTestId('related-runs')).toContainText(podName);
 }
+
+/** Another user deletes a ConfigMap and a Secret; the namespace's history lists both deletions, newest first, and opens the deleted object's history. */
+export async function namespaceDeletionsJourney(page: Page, base: string, request: APIRequestContext, ns: string): Promise<void> {
+  expect((await request.post(`/api/v1/namespaces/${ns}/configmaps`, { data: { metadata: { name: 'doomed' }, data: { a: '1' } } })).status()).toBe(201);
+  expect((await request.post(`/api/v1/namespaces/${ns}/secrets`, { data: { metadata: { name: 'doomed-secret' }, stringData: { k: 'v' } } })).status()).toBe(201);
+  expect((await request.delete(`/api/v1/namespaces/${ns}/configmaps/doomed`)).status()).toBe(200);
+  expect((await request.delete(`/api/v1/namespaces/${ns}/secrets/doomed-secret`)).status()).toBe(200);
+
+  await page.goto(`${base}/r/core/v1/namespaces/_/${ns}/summary`);
+  await page.getByTestId('tab-history').click();
+  const deleted = page.locator('[data-testid=namespace-change][data-type=DELETED]');
+  const gone = deleted.filter({ hasText: 'ConfigMap/doomed' });
+  await expect(gone).toContainText('deleted', { timeout: 30_000 });
+  await expect(deleted.filter({ hasText: 'Secret/doomed-secret' })).toBeVisible();
+  // newest first: the Secret went after the ConfigMap
+  const labels = await deleted.getByRole('link').allInnerTexts();
+  expect(labels.indexOf('Secret/doomed-secret')).toBeLessThan(labels.indexOf('ConfigMap/doomed'));
+  await gone.getByRole('link').click();
+  await expect(page.getByTestId('timeline-deleted')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('history-filter').selectOption('all');
+  await expect(page.getByTestId('timeline-entry').first()).toHaveAttribute('data-change', 'deleted');
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.js';
 import { createNamespace } from './helpers.js';
-import { failingWorkloadJourney, historyJourney, mapJourney, searchJourney } from './journeys.js';
+import { failingWorkloadJourney, historyJourney, mapJourney, namespaceDeletionsJourney, searchJourney } from './journeys.js';
 import { startK8sIoOnlyProxy } from './k8s-io-only-proxy.js';
 import { chattyPod, logsPauseResumeJourney } from './logs-journey.js';
 
@@ -99,6 +99,10 @@ test('the Access tab reads RBAC as the cluster spells it and says authorization 
   await expect(page.getByTestId('always-allow')).toBeVisible();
   await page.goto(`${base}/r/apps/v1/deployments/shop/checkout/access`);
   await expect(page.getByTestId('access-who')).toBeVisible({ timeout: 20_000 });
+});
+
+test('journey through the proxy: namespace history lists deletions', async ({ page, request }) => {
+  await namespaceDeletionsJourney(page, base, request, NS);
 });
 
 test('no explorer request named a service.io group', async () => {

@@ -6,8 +6,7 @@ import { SignInPage, UserBadge } from './components/SignIn.js';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionBadge, ConnectionBanner } from './components/ConnectionBadge.js';
 import { ContextPicker } from './components/ContextPicker.js';
-import { ManifestViewerContext } from './components/ManifestViewer.js';
-import { MonacoManifestViewer } from './editor/MonacoManifestViewer.js';
+import { ManifestViewerContext, type ManifestViewerProps } from './components/ManifestViewer.js';
 import { JumpBox } from './components/JumpBox.js';
 import { NamespacePicker } from './components/NamespacePicker.js';
 import { Sidebar } from './components/Sidebar.js';
@@ -28,12 +27,22 @@ const StudioPage = lazy(() => import('./studio/index.js').then((m) => ({ default
 // evaluates only what it shows; they are fetched when the browser is idle after the first paint.
 const loadObjectView = () => import('./views/ObjectView.js');
 const loadCreateView = () => import('./editor/CreateView.js');
+// Monaco (and yaml) stay off the first paint: the manifest viewer is fetched with the object view.
+const loadManifestViewer = () => import('./editor/MonacoManifestViewer.js');
+const LazyMonacoViewer = lazy(() => loadManifestViewer().then((m) => ({ default: m.MonacoManifestViewer })));
+function MonacoManifestViewer(props: ManifestViewerProps) {
+  return (
+    <Suspense fallback={<div className="state compact muted">Loading the viewer…</div>}>
+      <LazyMonacoViewer {...props} />
+    </Suspense>
+  );
+}
 const ObjectView = lazy(() => loadObjectView().then((m) => ({ default: m.ObjectView })));
 const CreateView = lazy(() => loadCreateView().then((m) => ({ default: m.CreateView })));
 
 /** Fetches the lazily loaded views once the page is idle, so opening an object does not wait for its code. */
 function prefetchViews(): void {
-  const run = () => void Promise.all([loadObjectView(), loadCreateView()]).catch(() => undefined);
+  const run = () => void Promise.all([loadObjectView(), loadCreateView(), loadManifestViewer()]).catch(() => undefined);
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 5000 });
   else setTimeout(run, 2000);
 }

@@ -1,7 +1,6 @@
 // The manifest viewer behind a context, so an editor (Monaco, issue 9) can replace it without touching
 // the object view: provide another component through ManifestViewerContext.
 import { createContext, memo, useContext, useMemo, type ComponentType } from 'react';
-import { stringify } from 'yaml';
 import type { KubeObject } from '../../client/index.js';
 import { highlight } from '../lib/highlight.js';
 
@@ -12,16 +11,6 @@ export interface ManifestViewerProps {
   format: ManifestFormat;
   /** The object serialised in `format` (what is shown). */
   text: string;
-}
-
-/** Serialises an object for display, optionally without managedFields. */
-export function manifestText(obj: KubeObject, format: ManifestFormat, hideManagedFields: boolean): string {
-  let o = obj;
-  if (hideManagedFields && obj.metadata?.managedFields) {
-    const { managedFields: _m, ...meta } = obj.metadata;
-    o = { ...obj, metadata: meta };
-  }
-  return format === 'json' ? JSON.stringify(o, null, 2) : stringify(o, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 const MAX_HIGHLIGHT = 400_000;

@@ -1,9 +1,10 @@
 // A virtualized table: only the visible rows are in the DOM, so 100k rows scroll like 100.
 // Rows past the loaded ones render as placeholders and ask for more as they come into view.
-import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNow } from '../lib/age.js';
 import { useFixedRows } from './fixed-rows.js';
 import { cellText, objectOfRow, statusTone, type Row, type ViewColumn } from '../lib/table-view.js';
+import { columnWidths, wantedWidths } from '../lib/column-widths.js';
 
 export const ROW_HEIGHT = 30;
 
@@ -31,29 +32,6 @@ export interface VirtualTableProps {
   /** Multi-select (bulk actions): keys of the checked rows; Space or the row's box toggles one. */
   checked?: ReadonlySet<string>;
   onToggle?(row: Row): void;
-}
-
-function columnWidths(columns: ViewColumn[], rows: readonly Row[]): { template: string; minWidth: string } {
-  const sample = rows.slice(0, 200);
-  let total = 0;
-  const template = columns
-    .map((c, i) => {
-      let len = c.name.length + 2;
-      if (c.timestamp) len = Math.max(len, 7);
-      else {
-        const lens = sample.map((r) => cellText(c, r, 0).length).sort((a, b) => a - b);
-        len = Math.max(len, lens[Math.floor(lens.length * 0.9)] ?? 0);
-      }
-      // the Name and Namespace columns give way first (their cells ellipsize, the full text on hover): a
-      // narrow window keeps the status columns after them (Restarts, Age) whole instead of scrolling them
-      // out of view, however long the namespaces of an all-namespaces list are
-      const min = Math.min(Math.max(len + 2, 6), c.name === 'Name' || c.name === 'Namespace' ? 14 : i === 0 ? 48 : 20);
-      total += min;
-      // fixed tracks: each row is its own grid, so a content-sized track would differ from row to row and from the header
-      return c.numeric || c.timestamp ? `${min}ch` : `minmax(${min}ch, ${Math.max(1, Math.min(len, 60) / 10).toFixed(1)}fr)`;
-    })
-    .join(' ');
-  return { template, minWidth: `calc(${total}ch + ${columns.length * 1.2}rem)` };
 }
 
 interface RowProps {
@@ -130,12 +108,26 @@ export function VirtualTable(props: VirtualTableProps) {
   const items = virtualizer.items.map((vi) => ({ ...vi, key: vi.index < rows.length ? keyOf(rows[vi.index]!) : `placeholder-${vi.index}` }));
   // keep the header's columns over the body's when the body shows a vertical scrollbar
   const spacerRef = useRef<HTMLDivElement>(null);
+  const [widthPx, setWidthPx] = useState(0);
+  const [chPx, setChPx] = useState(0);
+  useEffect(() => {
+    // one ch of the rows' font, measured where the rows are drawn
+    const body = scrollRef.current;
+    if (!body) return;
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    probe.textContent = '0'.repeat(100);
+    body.appendChild(probe);
+    setChPx(probe.getBoundingClientRect().width / 100);
+    probe.remove();
+  }, []);
   useEffect(() => {
     const body = scrollRef.current;
     const head = headRef.current;
     if (!body || !head || typeof ResizeObserver === 'undefined') return;
     const sync = () => {
       head.style.paddingRight = `${body.offsetWidth - body.clientWidth}px`;
+      setWidthPx(body.clientWidth);
     };
     const ro = new ResizeObserver(sync);
     ro.observe(body);
@@ -157,7 +149,10 @@ export function VirtualTable(props: VirtualTableProps) {
 
   // widths from the first rows; recomputed when the columns change, not on every update
   const widthSig = columns.map((c) => c.id).join('|');
-  const widths = useMemo(() => columnWidths(columns, rows), [widthSig, rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  const wanted = useMemo(() => wantedWidths(columns, rows), [widthSig, rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  // the minimums together fit the table's width (in ch of the rows' font) where the whole columns allow
+  const budget = widthPx > 0 && chPx > 0 ? Math.floor(widthPx / chPx) : undefined;
+  const widths = useMemo(() => columnWidths(columns, wanted, budget), [wanted, budget]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onKey = (e: KeyboardEvent) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
@@ -228,7 +223,7 @@ export function VirtualTable(props: VirtualTableProps) {
       data-version={props.version}
       tabIndex={0}
       onKeyDown={onKey}
-      style={{ ['--cols' as string]: widths.template, ['--minw' as string]: widths.minWidth }}
+      style={{ ['--cols' as string]: widths.template, ['--minw' as string]: `${widths.total}ch` }}
     >
       <div className="vhead-wrap" ref={headRef}>
       <div className="vhead" role="row" aria-rowindex={1}>

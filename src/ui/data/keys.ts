@@ -12,6 +12,7 @@ export const keys = {
   atRest: (path: string, resourceVersion: string | undefined): QueryKey => ['at-rest', path, resourceVersion],
   replicaSetsOf: (namespace: string | undefined, selector: string, resourceVersion: string | undefined): QueryKey => ['deployment-replicasets', namespace, selector, resourceVersion],
   namespaceChanges: (namespace: string, minutes: number, kinds: number): QueryKey => ['namespace-changes', namespace, minutes, kinds],
+  namespaceDeletions: (namespace: string, minutes: number, kinds: number): QueryKey => ['namespace-deletions', namespace, minutes, kinds],
   relationships: (group: string, resource: string, namespace: string | undefined, name: string | undefined, resourceVersion: string | undefined): QueryKey => [
     'relationships',
     group,

@@ -1,62 +1,22 @@
-// "What changed in the last N minutes" in one namespace: every kind's objects (metadata-only, paged),
-// those whose managedFields were written within the window, newest first, with who wrote them.
-// Deletions leave nothing to list: they are not shown.
-import { useQuery } from '@tanstack/react-query';
+// "What changed in the last N minutes" in one namespace: creations, changes (with who made them) and
+// deletions, newest first (data/namespace-changes.ts reads them). Each links to the object's history,
+// a deleted object's too.
 import { useState } from 'react';
-import type { ApiResource, Discovery, KubeObject, ManagedFieldsEntry } from '../../client/index.js';
+import type { Discovery } from '../../client/index.js';
 import { useBrowsableResources } from '../data/discovery.js';
-import { keys } from '../data/keys.js';
-import { eachLimited, listPages } from '../data/scan.js';
+import { useNamespaceChanges } from '../data/namespace-changes.js';
 import { searchableKinds } from '../lib/search-rank.js';
 import { Link, href, objectPath } from '../router.js';
 
-interface Change {
-  resource: ApiResource;
-  name: string;
-  entry: ManagedFieldsEntry;
-  created: boolean;
-  createdAt?: string;
-}
-
 const WINDOWS = [5, 15, 60, 24 * 60];
-
-function latest(o: KubeObject): ManagedFieldsEntry | undefined {
-  let best: ManagedFieldsEntry | undefined;
-  for (const e of o.metadata?.managedFields ?? []) if (e.time && (!best || e.time >= best.time!)) best = e;
-  return best;
-}
 
 export function NamespaceChanges({ namespace, discovery }: { namespace: string; discovery: Discovery }) {
   const [minutes, setMinutes] = useState(15);
   // Events served by two groups are one list of objects: read once
   const kinds = searchableKinds(useBrowsableResources(discovery).filter((r) => r.namespaced));
-  const q = useQuery({
-    queryKey: keys.namespaceChanges(namespace, minutes, kinds.length),
-    queryFn: async ({ signal }) => {
-      const since = new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
-      const out: Change[] = [];
-      await eachLimited(
-        kinds,
-        4,
-        async (k) => {
-          try {
-            for await (const page of listPages(k, { namespace, signal }))
-              for (const o of page) {
-                const e = latest(o);
-                // "created" only when the latest write is the creation itself (same second); a later write is a change
-                if (e?.time && e.time >= since) out.push({ resource: k, name: o.metadata!.name!, entry: e, created: !!o.metadata?.creationTimestamp && e.time <= o.metadata.creationTimestamp, createdAt: o.metadata?.creationTimestamp });
-              }
-          } catch {
-            // a kind we may not list
-          }
-        },
-        signal,
-      );
-      return out.sort((a, b) => (b.entry.time ?? '').localeCompare(a.entry.time ?? ''));
-    },
-  });
+  const q = useNamespaceChanges(namespace, minutes, kinds);
   return (
-    <div className="timeline" data-testid="namespace-changes">
+    <section className="panel timeline" data-testid="namespace-changes" aria-label={`Changes in ${namespace}`}>
       <label className="check">
         What changed in {namespace} in the last{' '}
         <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} data-testid="changes-window">
@@ -68,20 +28,40 @@ export function NamespaceChanges({ namespace, discovery }: { namespace: string; 
         </select>
       </label>
       {q.isLoading && <p className="muted">Reading every kind in the namespace…</p>}
-      {q.data && q.data.length === 0 && <p className="muted">Nothing changed in this window (deletions are not listed).</p>}
+      {q.changes && q.changes.length === 0 && !q.deletionsLoading && <p className="muted">Nothing changed in this window.</p>}
+      {q.changes && q.deletionsLoading && (
+        <p className="muted small" data-testid="deletions-checking">
+          Looking for deletions…
+        </p>
+      )}
+      {q.expired.length > 0 && (
+        <p className="muted small" data-testid="changes-expired">
+          The server no longer retains the history of {q.expired.join(', ')}: deletions of those may be missing.
+        </p>
+      )}
       <ol className="timeline-list">
-        {(q.data ?? []).map((c) => (
-          <li key={`${c.resource.group}/${c.resource.resource}/${c.name}`} className="timeline-entry" data-type={c.created ? 'ADDED' : 'MODIFIED'} data-testid="namespace-change">
+        {(q.changes ?? []).map((c) => (
+          <li key={`${c.resource.group}/${c.resource.resource}/${c.name}/${c.type}/${c.resourceVersion}`} className="timeline-entry" data-type={c.type} data-testid="namespace-change">
             <Link href={href(objectPath(c.resource, namespace, c.name, 'history'))}>
               {c.resource.kind}/{c.name}
             </Link>{' '}
             <span className="muted small">
-              {c.created ? 'created' : 'changed'} by <span className="mono">{c.entry.manager}</span> ({c.entry.operation}) at {c.entry.time}
-              {!c.created && c.createdAt ? ` · created ${c.createdAt}` : ''}
+              {c.type === 'DELETED' ? (
+                <>
+                  <span className="tone-bad">deleted</span> at resourceVersion {c.resourceVersion}
+                  {c.entry?.time ? ` · last written at ${c.entry.time} by ` : ''}
+                  {c.entry?.time && <span className="mono">{c.entry.manager}</span>}
+                </>
+              ) : (
+                <>
+                  {c.type === 'ADDED' ? 'created' : 'changed'} by <span className="mono">{c.entry?.manager}</span> ({c.entry?.operation}) at {c.entry?.time}
+                  {c.type === 'MODIFIED' && c.createdAt ? ` · created ${c.createdAt}` : ''}
+                </>
+              )}
             </span>
           </li>
         ))}
       </ol>
-    </div>
+    </section>
   );
 }

@@ -3,7 +3,8 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { apiVersionOf, resourceForKind, sameGroup, type ApiResource, type Discovery, type KubeObject, type OwnerReference, type ResourceRef } from '../../client/index.js';
 import { ErrorState, EmptyState, LoadingState } from '../components/ErrorState.js';
-import { ManifestViewer, manifestText, type ManifestFormat } from '../components/ManifestViewer.js';
+import { ManifestViewer, type ManifestFormat } from '../components/ManifestViewer.js';
+import { manifestText } from '../components/manifest-text.js';
 import { DeleteDialog } from '../editor/DeleteDialog.js';
 import { EditorView } from '../editor/EditorView.js';
 import { FinalizerList } from '../editor/Finalizers.js';
