@@ -103,7 +103,9 @@ describe('a percent-encoded path is the plain path (property)', () => {
     const target = path + (route.query ? `?${route.query}` : '');
     if (route.method === 'WS') return { status: await upgradeStatus(s.url.replace('http', 'ws') + target, headers) };
     const r = await client(s.url).call(route.method, target, route.body, headers);
-    return route.statusOnly ? { status: r.status } : { status: r.status, body: r.text };
+    // a list's own resourceVersion is the store's newest revision, which moves on between two asks (the
+    // controller manager renews its Lease every 2 s): compared without it
+    return route.statusOnly ? { status: r.status } : { status: r.status, body: r.text.replace(/^(\{"kind":"\w+List","apiVersion":"[^"]*","metadata":\{"resourceVersion":")\d+"/, '$1…"') };
   };
 
   beforeAll(async () => {

@@ -19,7 +19,8 @@ const deployment = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  server = await testServer();
+  // no Lease renewals (--leader-elect=false): the dry-run test compares the store's revision before and after
+  server = await testServer({ leaderElect: false });
   api = client(server.url);
   await api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wr' } });
 });
