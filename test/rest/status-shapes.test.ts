@@ -83,6 +83,16 @@ describe("errors in the request's spelling", () => {
     const canon = await api.get('/apis/rbac.authorization.service.io/v1/namespaces/default/roles/mf');
     expect(canon.body.metadata.managedFields[0].apiVersion).toBe('rbac.authorization.service.io/v1');
   });
+
+  it("an apply conflict names the other manager's apiVersion in the request's spelling", async () => {
+    const R = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
+    const role = (verbs: string[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'conflicted' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs }] });
+    expect((await api.post(`${R}?fieldManager=editor`, role(['get']))).status).toBe(201);
+    const r = await api.patch(`${R}/conflicted?fieldManager=kubectl`, role(['list']), 'application/apply-patch+yaml');
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('Apply failed with 1 conflict: conflict with "editor" using rbac.authorization.k8s.io/v1: .rules');
+    expect(r.body.details.causes[0].message).toBe('conflict with "editor" using rbac.authorization.k8s.io/v1');
+  });
 });
 
 describe('strict decoding errors', () => {

@@ -15,6 +15,12 @@ export function inRequestSpelling(e: unknown, requestGroup: string): unknown {
   const st = e.status;
   if (st.details?.group === canon) st.details.group = requestGroup;
   // `<resource or Kind>.<group>` names only: a quoted value or a list of supported values is the user's text
-  if (st.message) st.message = st.message.replace(new RegExp(`(?<=[A-Za-z0-9])\\.${escape(canon)}(?![A-Za-z0-9.-])`, 'g'), `.${requestGroup}`);
+  const respell = (m: string) =>
+    m
+      .replace(new RegExp(`(?<=[A-Za-z0-9])\\.${escape(canon)}(?![A-Za-z0-9.-])`, 'g'), `.${requestGroup}`)
+      // an apply conflict's manager `using <group>/<version>` (upstream prints the managedFields apiVersion)
+      .replace(new RegExp(`(?<=using )${escape(canon)}(?=/)`, 'g'), requestGroup);
+  if (st.message) st.message = respell(st.message);
+  for (const c of st.details?.causes ?? []) if (c.message) c.message = respell(c.message);
   return e;
 }
