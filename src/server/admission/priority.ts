@@ -7,7 +7,7 @@ import { errors } from '../../api/status.js';
 import { ensure, obj, str, type Obj } from '../registry/builtin-helpers.js';
 import { collectionPrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
-import { decodeFromStorage } from '../registry/resource-store.js';
+import { readAllStored } from '../registry/stored-objects.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
@@ -16,21 +16,8 @@ const PRIORITY_CLASSES = { group: canonicalGroup('scheduling.k8s.io'), plural: '
 /** scheduling.DefaultPriorityWhenNoDefaultClassExists */
 const DEFAULT_PRIORITY = 0;
 
-async function priorityClasses(store: RevisionedStore): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  let startKey: string | undefined;
-  for (;;) {
-    const page = await store.range({ prefix: collectionPrefix(PRIORITY_CLASSES), startKey, limit: 1000, lenient: true });
-    for (const kv of page.kvs) {
-      try {
-        out.push(decodeFromStorage(kv));
-      } catch {
-        // a corrupt object names no class
-      }
-    }
-    if (!page.more || page.kvs.length === 0) return out;
-    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
-  }
+function priorityClasses(store: RevisionedStore): Promise<KubeObject[]> {
+  return readAllStored(store, collectionPrefix(PRIORITY_CLASSES), 1000);
 }
 
 /** The globalDefault class; with several (a race), the one with the lowest value, as upstream. */

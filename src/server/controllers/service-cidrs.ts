@@ -8,9 +8,10 @@ import { arr, obj, str } from '../registry/builtin-helpers.js';
 import { DEFAULT_SERVICE_CIDR_NAME, IPALLOCATOR_CONTROLLER, LABEL_MANAGED_BY, SERVICE_CIDR_FINALIZER } from '../registry/builtin-servicecidr.js';
 import { allocatablePrefixes, clusterIPsOf, ipAddressFor, prefixHolds, removeOrphanIPAddress } from '../registry/pipeline/service-ips.js';
 import { typePrefix } from '../registry/keys.js';
+import { readAllStored } from '../registry/stored-objects.js';
 import { cidrContains, parseCIDR, parseIP, type ParsedCIDR } from '../registry/ip-cidr.js';
 import { canonicalGroup } from '../registry/names.js';
-import { decodeFromStorage, nowTimestamp } from '../registry/resource-store.js';
+import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { typeForResource } from './controller-support.js';
 import { ensureCreated, ensureUpdated } from './internal-writer.js';
@@ -62,10 +63,10 @@ export async function repairServiceIPAddresses(deps: ApiDeps, signal: AbortSigna
   const ips = typeForResource(deps.types, NETWORKING, 'ipaddresses');
   if (!services || !ips) return;
   const held = new Map<string, KubeObject>();
-  for (const ip of await listAll(deps, ips)) held.set(str(ip.metadata?.name), ip);
+  for (const ip of await readAllStored(deps.store, typePrefix(ips))) held.set(str(ip.metadata?.name), ip);
   const prefixes = await allocatablePrefixes(deps.store);
   const wanted = new Set<string>();
-  for (const svc of await listAll(deps, services)) {
+  for (const svc of await readAllStored(deps.store, typePrefix(services))) {
     for (const ip of clusterIPsOf(svc)) {
       wanted.add(ip);
       const parsed = parseIP(ip);
@@ -80,22 +81,6 @@ export async function repairServiceIPAddresses(deps: ApiDeps, signal: AbortSigna
   }
 }
 
-async function listAll(deps: ApiDeps, t: ResourceType): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  let startKey: string | undefined;
-  for (;;) {
-    const page = await deps.store.range({ prefix: typePrefix(t), startKey, limit: 500, lenient: true });
-    for (const kv of page.kvs) {
-      try {
-        out.push(decodeFromStorage(kv));
-      } catch {
-        // a corrupt object holds nothing we can read
-      }
-    }
-    if (!page.more || page.kvs.length === 0) return out;
-    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
-  }
-}
 
 const prefixesOf = (o: KubeObject): ParsedCIDR[] => arr(obj(o.spec).cidrs).map((c) => parseCIDR(str(c))).filter((c): c is ParsedCIDR => !!c);
 

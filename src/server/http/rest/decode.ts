@@ -1,6 +1,7 @@
 // Turning a request body into an object of the endpoint's kind: decoding, kind/apiVersion checks, field validation.
 import { MEDIA } from '../../../api/media.js';
-import { checkObjectDepth, MAX_OBJECT_DEPTH, NestingError } from '../../../api/nesting.js';
+import { MAX_OBJECT_DEPTH, NestingError } from '../../../api/nesting.js';
+import { checkDepth } from '../../registry/pipeline/create.js';
 import { errors } from '../../../api/status.js';
 import { canonicalApiVersion, canonicalGroup, inApiVersionSpelling } from '../../registry/names.js';
 import type { KubeObject, ResourceType } from '../../registry/types.js';
@@ -74,14 +75,7 @@ export function checkKind(s: RequestScope, obj: KubeObject, expectKind = s.type.
 }
 
 /** Objects nested deeper than the write path's recursive steps survive are the client's error (400). */
-export function checkDepth(v: unknown): void {
-  try {
-    checkObjectDepth(v);
-  } catch (e) {
-    if (e instanceof NestingError) throw errors.badRequest(e.message);
-    throw e;
-  }
-}
+export { checkDepth };
 
 export function gv(group: string, version: string): string {
   return group ? `${group}/${version}` : version;

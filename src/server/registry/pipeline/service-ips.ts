@@ -8,8 +8,9 @@ import { arr, obj, str } from '../builtin-helpers.js';
 import { clusterIPWasPicked, serviceIPs } from '../builtin-service.js';
 import { IPALLOCATOR_CONTROLLER, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../builtin-servicecidr.js';
 import { cidrContains, formatIP, parseCIDR, parseIP, type ParsedCIDR, type ParsedIP } from '../ip-cidr.js';
-import { decodeFromStorage, ResourceStore } from '../resource-store.js';
+import { ResourceStore } from '../resource-store.js';
 import { typePrefix } from '../keys.js';
+import { readAllStored } from '../stored-objects.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import type { RevisionedStore } from '../../storage/types.js';
 import { APISERVER_USER, componentContext, type WriteContext, type WriteTarget } from './context.js';
@@ -37,16 +38,6 @@ export function clusterIPsOf(svc: KubeObject): string[] {
   return [...new Set(all.filter((ip) => ip !== '' && ip !== 'None'))];
 }
 
-async function listAll(store: RevisionedStore, t: ResourceType): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  let startKey: string | undefined;
-  for (;;) {
-    const page = await store.range({ prefix: typePrefix(t), startKey, limit: 500 });
-    for (const kv of page.kvs) out.push(decodeFromStorage(kv));
-    if (!page.more || page.kvs.length === 0) return out;
-    startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
-  }
-}
 
 /** upstream isReady: a ServiceCIDR without a Ready condition counts as ready (no controller may run). */
 function allocatable(cidr: KubeObject): boolean {
@@ -70,7 +61,7 @@ export async function allocatablePrefixes(store: RevisionedStore): Promise<Parse
   const t = types();
   if (!t) return [];
   const out: ParsedCIDR[] = [];
-  for (const c of await listAll(store, t.cidrs)) {
+  for (const c of await readAllStored(store, typePrefix(t.cidrs))) {
     if (!allocatable(c)) continue;
     for (const s of arr(obj(c.spec).cidrs)) {
       const p = parseCIDR(str(s));
