@@ -1,6 +1,7 @@
 // Validation of the fields added from 1.28 to 1.33 as upstream's pkg/apis/{batch,core}/validation at 1.33 words
 // it: Job managedBy, successPolicy, backoffLimitPerIndex/maxFailedIndexes, elastic Indexed Jobs and the fields'
-// immutability; volume mounts' recursiveReadOnly and mountPropagation. One refused request per rule.
+// immutability; volume mounts' recursiveReadOnly and mountPropagation; container resizePolicy; pod affinity
+// matchLabelKeys/mismatchLabelKeys (and their create-time merge into labelSelector). One refused request per rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { client, testServer } from '../helpers/server.js';
@@ -143,5 +144,101 @@ describe('lifecycle sleep (PodLifecycleSleepAction, zero allowed in 1.33)', () =
     expect(r.status, r.text).toBe(422);
     expect(r.body.message).toBe('Pod "sleep-long" is invalid: spec.containers[0].lifecycle.preStop.sleep: Invalid value: 25: must be non-negative and less than terminationGracePeriodSeconds (20)');
     expect((await api.post(PODS, pod('sleep-zero', 0))).status).toBe(201);
+  });
+});
+
+describe('container resizePolicy (InPlacePodVerticalScaling, beta 1.33)', () => {
+  const pod = (name: string, resizePolicy: unknown[], extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { containers: [{ name: 'c', image: 'busybox', resizePolicy }], ...extra },
+  });
+  const at = 'spec.containers[0].resizePolicy';
+
+  it.each([
+    ['rp-resource', pod('rp-resource', [{ resourceName: 'nvidia.com/gpu', restartPolicy: 'NotRequired' }]), `${at}: Unsupported value: "nvidia.com/gpu": supported values: "cpu", "memory"`],
+    ['rp-policy', pod('rp-policy', [{ resourceName: 'cpu', restartPolicy: 'Always' }]), `${at}: Unsupported value: "Always": supported values: "NotRequired", "RestartContainer"`],
+    ['rp-duplicate', pod('rp-duplicate', [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'cpu', restartPolicy: 'RestartContainer' }]), `${at}[1]: Duplicate value: "cpu"`],
+    ['rp-never', pod('rp-never', [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }], { restartPolicy: 'Never' }), `${at}: Invalid value: "RestartContainer": must be 'NotRequired' when \`restartPolicy\` is 'Never'`],
+    ['rp-init', pod('rp-init', [], { initContainers: [{ name: 'i', image: 'busybox', resizePolicy: [{ resourceName: 'storage', restartPolicy: 'NotRequired' }] }] }), 'spec.initContainers[0].resizePolicy: Unsupported value: "storage": supported values: "cpu", "memory"'],
+  ])('%s', async (name, body, cause) => {
+    const r = await api.post(PODS, body);
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.message).toBe(`Pod "${name}" is invalid: ${cause}`);
+  });
+
+  it('accepts a resizePolicy on init containers (AllowSidecarResizePolicy with the gate on), refuses one on an ephemeral container', async () => {
+    const ok = await api.post(PODS, pod('rp-init-ok', [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }], { initContainers: [{ name: 'i', image: 'busybox', restartPolicy: 'Always', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] }] }));
+    expect(ok.status, ok.text).toBe(201);
+    const eph = await api.post(PODS, pod('rp-ephemeral', [], { ephemeralContainers: [{ name: 'debug', image: 'busybox', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }] }));
+    expect(eph.status, eph.text).toBe(422);
+    expect(eph.body.message).toContain('spec.ephemeralContainers[0].resizePolicy: Forbidden: cannot be set for an Ephemeral Container');
+  });
+});
+
+describe('pod affinity matchLabelKeys / mismatchLabelKeys (MatchLabelKeysInPodAffinity, on since 1.31)', () => {
+  const REQ = 'requiredDuringSchedulingIgnoredDuringExecution';
+  const PREF = 'preferredDuringSchedulingIgnoredDuringExecution';
+  const pod = (name: string, labels: Record<string, string>, affinity: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels },
+    spec: { affinity, containers: [{ name: 'c', image: 'busybox' }] },
+  });
+  const term = (t: Record<string, unknown>) => ({ topologyKey: 'kubernetes.io/hostname', ...t });
+  const req = `spec.affinity.podAffinity.${REQ}[0]`;
+
+  it.each([
+    ['mlk-key', {}, { podAffinity: { [REQ]: [term({ labelSelector: {}, matchLabelKeys: ['bad key'] })] } }, `${req}.matchLabelKeys[0]: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`],
+    ['mlk-no-selector', { app: 'web' }, { podAffinity: { [REQ]: [term({ matchLabelKeys: ['app'] })] } }, `${req}.matchLabelKeys: Forbidden: must not be specified when labelSelector is not set`],
+    ['mmlk-no-selector', { app: 'web' }, { podAntiAffinity: { [PREF]: [{ weight: 1, podAffinityTerm: term({ mismatchLabelKeys: ['app'] }) }] } }, `spec.affinity.podAntiAffinity.${PREF}[0].podAffinityTerm.mismatchLabelKeys: Forbidden: must not be specified when labelSelector is not set`],
+    ['mlk-both-lists', {}, { podAffinity: { [REQ]: [term({ labelSelector: {}, matchLabelKeys: ['app'], mismatchLabelKeys: ['app'] })] } }, `${req}.matchLabelKeys[0]: Invalid value: "app": exists in both matchLabelKeys and mismatchLabelKeys`],
+    // the merged `app In (web)` meets the selector's own app: upstream's path is the term's, indexed by the key's position
+    ['mlk-in-selector', { app: 'web' }, { podAffinity: { [REQ]: [term({ labelSelector: { matchLabels: { app: 'web' } }, matchLabelKeys: ['app'] })] } }, `${req}[0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector`],
+  ])('%s', async (name, labels, affinity, cause) => {
+    const r = await api.post(PODS, pod(name, labels, affinity));
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.message).toBe(`Pod "${name}" is invalid: ${cause}`);
+  });
+
+  it('merges the keys into labelSelector on create (only labels the pod has), not on update; the affinity stays immutable', async () => {
+    const affinity = {
+      podAffinity: { [REQ]: [term({ labelSelector: { matchExpressions: [{ key: 'role', operator: 'In', values: ['cache'] }] }, matchLabelKeys: ['app', 'absent'] })] },
+      podAntiAffinity: { [PREF]: [{ weight: 10, podAffinityTerm: term({ labelSelector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] }, mismatchLabelKeys: ['tier'] }) }] },
+    };
+    const c = await api.post(PODS, pod('mlk-merge', { app: 'web', tier: 'db' }, affinity));
+    expect(c.status, c.text).toBe(201);
+    const merged = {
+      required: [{ key: 'role', operator: 'In', values: ['cache'] }, { key: 'app', operator: 'In', values: ['web'] }],
+      preferred: [{ key: 'tier', operator: 'Exists' }, { key: 'tier', operator: 'NotIn', values: ['db'] }],
+    };
+    const selectors = (p: any) => ({
+      required: p.spec.affinity.podAffinity[REQ][0].labelSelector.matchExpressions,
+      preferred: p.spec.affinity.podAntiAffinity[PREF][0].podAffinityTerm.labelSelector.matchExpressions,
+    });
+    expect(selectors(c.body)).toEqual(merged);
+    expect(c.body.spec.affinity.podAffinity[REQ][0].matchLabelKeys).toEqual(['app', 'absent']);
+    expect(selectors((await api.get(`${PODS}/mlk-merge`)).body)).toEqual(merged);
+
+    // an update (new label values) merges nothing again
+    const u = await api.patch(`${PODS}/mlk-merge`, { metadata: { labels: { app: 'api', tier: 'cache' } } }, 'application/merge-patch+json');
+    expect(u.status, u.text).toBe(200);
+    expect(selectors(u.body)).toEqual(merged);
+    const put = await api.put(`${PODS}/mlk-merge`, u.body);
+    expect(put.status, put.text).toBe(200);
+    expect(selectors(put.body)).toEqual(merged);
+
+    const changed = structuredClone(put.body);
+    changed.spec.affinity.podAffinity[REQ][0].matchLabelKeys = ['app'];
+    const r = await api.put(`${PODS}/mlk-merge`, changed);
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.message).toContain('Pod "mlk-merge" is invalid: spec: Forbidden: pod updates may not change fields other than');
+  });
+
+  it('accepts a mismatchLabelKeys key the selector already names (upstream refuses only matchLabelKeys duplicates)', async () => {
+    const r = await api.post(PODS, pod('mmlk-in-selector', { app: 'web' }, { podAntiAffinity: { [REQ]: [term({ labelSelector: { matchLabels: { app: 'web' } }, mismatchLabelKeys: ['app'] })] } }));
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.spec.affinity.podAntiAffinity[REQ][0].labelSelector).toEqual({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] });
   });
 });

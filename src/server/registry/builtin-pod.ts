@@ -3,6 +3,7 @@
 import { humanDuration, nowMs } from './age.js';
 import { type Obj, ageColumn, arr, col, ensure, num, obj, orNone, setDefault, str } from './builtin-helpers.js';
 import { dns1123LabelErrors } from './meta-validation.js';
+import { matchLabelKeysErrors, mergeMatchLabelKeys } from './pod-affinity.js';
 import * as fe from './schema/field-errors.js';
 import { parseQuantity } from './schema/quantity.js';
 import type { FieldError, KubeObject, ResourceType, Strategy, TableColumn } from './types.js';
@@ -167,6 +168,7 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
       for (const [kind, list] of [['requests', req], ['limits', lim]] as const)
         for (const [k, q] of Object.entries(list))
           if (parseQuantity(str(q)) < 0) errs.push(fe.invalid(`${p}.resources.${kind}[${k}]`, str(q), 'must be greater than or equal to 0'));
+      errs.push(...resizePolicyErrors(arr(ctr.resizePolicy), `${p}.resizePolicy`, str(spec.restartPolicy)));
       for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
         if (ctr[probe] === undefined) continue;
         const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => obj(ctr[probe])[h] !== undefined);
@@ -194,6 +196,14 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
   };
   checkContainers(containers, 'containers');
   checkContainers(arr(spec.initContainers), 'initContainers');
+  // InPlacePodVerticalScaling (beta, on in 1.33) lets every init container carry a resizePolicy (upstream's
+  // AllowSidecarResizePolicy); ephemeral containers may not (not in upstream's allowedEphemeralContainerFields)
+  arr(spec.ephemeralContainers).forEach((c, i) => {
+    const p = `${path}.ephemeralContainers[${i}]`;
+    const policy = arr(obj(c).resizePolicy);
+    errs.push(...resizePolicyErrors(policy, `${p}.resizePolicy`, str(spec.restartPolicy)));
+    if (policy.length) errs.push(fe.forbidden(`${p}.resizePolicy`, 'cannot be set for an Ephemeral Container'));
+  });
   const volumes = new Set<string>();
   arr(spec.volumes).forEach((v, i) => {
     const name = str(obj(v).name);
@@ -213,6 +223,7 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
   errs.push(...appArmorProfileErrors(podSC.appArmorProfile, `${path}.securityContext.appArmorProfile`));
   const sgp = podSC.supplementalGroupsPolicy;
   if (sgp !== undefined && sgp !== null && sgp !== 'Merge' && sgp !== 'Strict') errs.push(fe.notSupported(`${path}.securityContext.supplementalGroupsPolicy`, sgp, ['Merge', 'Strict']));
+  errs.push(...matchLabelKeysErrors(spec, path));
   for (const [p, mounts] of pendingMounts)
     mounts.forEach((m, j) => {
       const name = str(obj(m).name);
@@ -235,6 +246,29 @@ export function validatePodSpec(spec: Obj, path: string, rules: PodSpecRules = {
   if (rules.restartPolicies && typeof rp === 'string' && !rules.restartPolicies.includes(rp)) {
     errs.push(fe.notSupported(`${path}.restartPolicy`, rp, rules.restartPolicies));
   }
+  return errs;
+}
+
+const RESIZE_RESOURCES = ['cpu', 'memory'];
+const RESIZE_RESTART_POLICIES = ['NotRequired', 'RestartContainer'];
+
+/** Upstream validateResizePolicy: cpu/memory once each, NotRequired or RestartContainer (only NotRequired in a Never pod). */
+function resizePolicyErrors(list: unknown[], path: string, podRestartPolicy: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  list.forEach((item, i) => {
+    const p = obj(item);
+    const resource = str(p.resourceName);
+    const policy = str(p.restartPolicy);
+    if (seen.has(resource)) errs.push(fe.duplicate(`${path}[${i}]`, resource));
+    seen.add(resource);
+    // upstream reports the value errors on the list's path, not the entry's
+    if (resource === '') errs.push(fe.required(path));
+    else if (!RESIZE_RESOURCES.includes(resource)) errs.push(fe.notSupported(path, resource, RESIZE_RESOURCES));
+    if (policy === '') errs.push(fe.required(path));
+    else if (!RESIZE_RESTART_POLICIES.includes(policy)) errs.push(fe.notSupported(path, policy, RESIZE_RESTART_POLICIES));
+    if (podRestartPolicy === 'Never' && policy !== 'NotRequired') errs.push(fe.invalid(path, policy, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+  });
   return errs;
 }
 
@@ -381,6 +415,8 @@ const podColumns: TableColumn[] = [
 export const podStrategy: Strategy = {
   tracksGeneration: true,
   defaults: defaultPod,
+  // upstream PrepareForCreate: matchLabelKeys / mismatchLabelKeys become labelSelector expressions once, at creation
+  prepareCreate: (o) => mergeMatchLabelKeys(o as Obj),
   validate(o, old) {
     const errs = validatePodSpec(obj(o.spec), 'spec');
     if (old) errs.push(...validatePodUpdate(o, old));
