@@ -126,6 +126,26 @@ describe('other admission configuration', () => {
   });
 });
 
+it('a pod create reads no PriorityClass from storage (the Priority plugin reads its watch-kept cache)', async () => {
+  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+  expect((await c.post('/api/v1/namespaces/default/pods', pod('prio-warm'))).status).toBe(201); // cache loaded
+  const range = vi.spyOn(api.store, 'range');
+  try {
+    const r = await c.post('/api/v1/namespaces/default/pods', pod('prio-read'));
+    expect(r.status).toBe(201);
+    expect(r.body.spec.priority).toBe(0);
+    expect(range.mock.calls.map(([o]) => o.prefix).filter((p) => p.includes('priorityclasses'))).toEqual([]);
+  } finally {
+    range.mockRestore();
+  }
+  // a class created now is seen by the next pod create
+  const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'cache-high' }, value: 1000 };
+  expect((await c.post('/apis/scheduling.k8s.io/v1/priorityclasses', pc)).status).toBe(201);
+  const high = await c.post('/api/v1/namespaces/default/pods', { ...pod('prio-high'), spec: { ...pod('x').spec, priorityClassName: 'cache-high' } });
+  expect(high.status).toBe(201);
+  expect(high.body.spec.priority).toBe(1000);
+});
+
 describe('ConfigCache', () => {
   it('lists once, then follows the store: writes from anywhere appear, deletes disappear, in name order', async () => {
     const store = new MemoryStore();

@@ -8,6 +8,7 @@ import { ensure, obj, str, type Obj } from '../registry/builtin-helpers.js';
 import { collectionPrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
 import { readAllStored } from '../registry/stored-objects.js';
+import { configCache } from './config-cache.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore } from '../storage/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../http/admission.js';
@@ -53,7 +54,8 @@ export function priority(deps: { store: RevisionedStore }): AdmissionPlugin {
         return;
       }
       if (a.operation !== 'CREATE') return;
-      const classes = await priorityClasses(deps.store);
+      // from the watch-kept cache, as upstream's plugin reads its PriorityClass lister: no store list per pod create
+      const classes = (await configCache(deps.store, collectionPrefix(PRIORITY_CLASSES)).list()) as KubeObject[];
       let value: number;
       let policy: string | undefined;
       const named = str(spec.priorityClassName);
