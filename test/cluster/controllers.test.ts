@@ -92,6 +92,11 @@ describe('a living cluster', () => {
     server = await testServer({ controllers: ['*'], simulatedNodes: 2, simulatedPodStartMs: 30, simulatedPodReadyMs: 30, simulatedPodRunMs: 100 });
     c = client(server.url);
     await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    // the simulated nodes register after start, as kubelets do: the scheduler's "0/N" counts the nodes it has seen
+    await until(async () => {
+      const nodes = (await c.get('/api/v1/nodes')).body.items as any[];
+      return nodes.filter((n) => n.status?.conditions?.some((x: any) => x.type === 'Ready' && x.status === 'True')).length === 2;
+    }, 'two Ready nodes');
   });
   afterAll(() => server.close());
 
