@@ -290,8 +290,9 @@ export async function startServer(
     await rememberStoredServices(store);
     await bootstrapSystemObjects(deps, { host: listening.host, port, rootCA, serviceCIDRs: flags.serviceClusterIPRange, signal: shutdown.signal });
     // the controllers, scheduler and simulated nodes run while this replica holds their Leases (in kube-system, made just above)
-    const manager = runControllerManager({ store, types, admission, caches, log, signal: shutdown.signal }, {
-      cluster: { controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
+    // the components are API clients: their writes are authorized by the same authorizer chain as requests
+    const manager = runControllerManager({ store, types, admission, caches, log, signal: shutdown.signal, authorizer: authorization, useServiceAccountCredentials: flags.useServiceAccountCredentials }, {
+      cluster: { useServiceAccountCredentials: flags.useServiceAccountCredentials, controllers: flags.controllers, simulatedNodes, eventTtlMs: flags.eventTtlMs, hpaSyncPeriodMs: flags.hpaSyncPeriodMs, kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs }, now: opts.now },
       leaderElect: flags.leaderElect, timings: { leaseDurationMs: flags.leaderElectLeaseDurationMs, renewDeadlineMs: flags.leaderElectRenewDeadlineMs, retryPeriodMs: flags.leaderElectRetryPeriodMs },
       exclusive: etcd === undefined, external: flags.disableControllerManager, listeners: () => [new NamespaceDefaultsController(deps, { rootCA, signal: shutdown.signal, log }), new ServiceCIDRController(deps, { signal: shutdown.signal, log }), termOf(apiServices)],
     });

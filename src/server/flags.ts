@@ -29,7 +29,7 @@ export interface ServerFlags {
   disableAdmissionPlugins?: string[];
   authenticationConfig?: string;
   authorizationConfig?: string;
-  /** --authorization-mode: ordered authorizers (AlwaysAllow, AlwaysDeny, RBAC, Webhook). */
+  /** --authorization-mode: ordered authorizers (AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook). */
   authorizationMode?: string[];
   authorizationWebhookConfigFile?: string;
   authorizationWebhookVersion?: string;
@@ -86,6 +86,11 @@ export interface ServerFlags {
   simulatedExec: 'builtin' | 'host';
   /** kube-controller-manager --leader-elect: run the controllers and the scheduler only while holding their Leases. */
   leaderElect: boolean;
+  /**
+   * kube-controller-manager --use-service-account-credentials (kubeadm sets it; default true here): each controller
+   * writes as system:serviceaccount:kube-system:<controller>; false = all as system:kube-controller-manager.
+   */
+  useServiceAccountCredentials: boolean;
   /** --leader-elect-lease-duration, --leader-elect-renew-deadline, --leader-elect-retry-period. */
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
@@ -140,7 +145,7 @@ const FLAGS: Record<string, FlagDef> = {
   'disable-admission-plugins': def('string', 'admission plugins to disable (comma-separated)', (f, v) => (f.disableAdmissionPlugins = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'authentication-config': def('string', 'AuthenticationConfiguration file', (f, v) => (f.authenticationConfig = v)),
   'authorization-config': def('string', 'AuthorizationConfiguration file', (f, v) => (f.authorizationConfig = v)),
-  'authorization-mode': def('string', 'comma-separated authorizers in order: AlwaysAllow, AlwaysDeny, RBAC, Webhook (default: AlwaysAllow for the local admin, RBAC once authentication is configured)', (f, v) => (f.authorizationMode = v.split(',').map((s) => s.trim()).filter(Boolean))),
+  'authorization-mode': def('string', 'comma-separated authorizers in order: AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook (default: AlwaysAllow for the local admin, Node,RBAC once authentication is configured, as kubeadm)', (f, v) => (f.authorizationMode = v.split(',').map((s) => s.trim()).filter(Boolean))),
   'authorization-webhook-config-file': def('string', 'kubeconfig of the Webhook authorization mode', (f, v) => (f.authorizationWebhookConfigFile = v)),
   'authorization-webhook-version': def('string', 'SubjectAccessReview version of the Webhook mode: v1 or v1beta1 (default v1beta1)', (f, v) => (f.authorizationWebhookVersion = v)),
   'authorization-webhook-cache-authorized-ttl': def('string', 'how long the Webhook mode caches allowed answers (default 5m)', (f, v) => (f.authorizationWebhookCacheAuthorizedTtl = v)),
@@ -179,6 +184,7 @@ const FLAGS: Record<string, FlagDef> = {
     if (v !== 'builtin' && v !== 'host') throw new FlagError(`invalid value "${v}" for flag --simulated-exec: must be builtin or host`);
     f.simulatedExec = v;
   }),
+  'use-service-account-credentials': def('bool', 'each controller writes as its own service account in kube-system, bound to system:controller:<name> (default true); false: every controller as system:kube-controller-manager, whose role the admin must then bind broadly', (f, v) => (f.useServiceAccountCredentials = parseBool(v, 'use-service-account-credentials'))),
   'leader-elect': def('bool', 'run the controllers and the scheduler only while this replica holds their Leases in kube-system (default true)', (f, v) => (f.leaderElect = parseBool(v, 'leader-elect'))),
   'leader-elect-lease-duration': def('duration', 'how long other candidates wait after the last renewal they saw before taking the lease over (default 15s)', (f, v) => (f.leaderElectLeaseDurationMs = parseDuration(v, 'leader-elect-lease-duration'))),
   'leader-elect-renew-deadline': def('duration', 'how long the leader keeps acting without renewing before it stops (default 10s)', (f, v) => (f.leaderElectRenewDeadlineMs = parseDuration(v, 'leader-elect-renew-deadline'))),
@@ -233,6 +239,7 @@ export function defaultFlags(): ServerFlags {
     streamingConnectionIdleTimeoutMs: 4 * 3600_000,
     simulatedExec: 'builtin',
     leaderElect: true,
+    useServiceAccountCredentials: true,
     leaderElectLeaseDurationMs: 15_000,
     leaderElectRenewDeadlineMs: 10_000,
     leaderElectRetryPeriodMs: 2_000,
@@ -267,8 +274,8 @@ export function parseFlags(argv: string[]): ServerFlags {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   if (f.authorizationMode?.length && f.authorizationConfig !== undefined) throw new FlagError('--authorization-config cannot be used with --authorization-mode');
   for (const m of f.authorizationMode ?? []) {
-    // upstream modes; Node and ABAC are not served here
-    if (!['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'].includes(m)) throw new FlagError(`--authorization-mode: "${m}" is not a valid mode (valid: AlwaysAllow, AlwaysDeny, RBAC, Webhook)`);
+    // upstream modes; ABAC is not served here
+    if (!['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC', 'Webhook'].includes(m)) throw new FlagError(`--authorization-mode: "${m}" is not a valid mode (valid: AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook)`);
   }
   if (f.authorizationMode?.includes('Webhook') && !f.authorizationWebhookConfigFile) throw new FlagError('--authorization-mode Webhook needs --authorization-webhook-config-file');
   if (f.authorizationWebhookVersion !== undefined && f.authorizationWebhookVersion !== 'v1' && f.authorizationWebhookVersion !== 'v1beta1')

@@ -15,6 +15,7 @@ import { limitRanger } from './limit-ranger.js';
 import { resourceQuota } from './resource-quota.js';
 import { alwaysPullImages, defaultTolerationSeconds, serviceAccount } from './pod-plugins.js';
 import { priority } from './priority.js';
+import { nodeRestriction } from './node-restriction.js';
 import { validatingAdmissionPolicyPlugin } from './policy.js';
 import { mutatingWebhookPlugin, validatingWebhookPlugin } from './webhooks.js';
 
@@ -41,6 +42,7 @@ const IMPLEMENTED: Partial<Record<AdmissionPluginName, Factory>> = {
   NamespaceLifecycle: (s) => namespaceLifecycle(s),
   LimitRanger: (s) => limitRanger(s),
   ServiceAccount: () => serviceAccount(),
+  NodeRestriction: () => nodeRestriction(),
   AlwaysPullImages: () => alwaysPullImages(),
   DefaultTolerationSeconds: () => defaultTolerationSeconds(),
   Priority: (s) => priority(s),
@@ -51,11 +53,15 @@ const IMPLEMENTED: Partial<Record<AdmissionPluginName, Factory>> = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit' }),
 };
 
-/** Upstream's default-enabled plugins, as far as this server implements them (AlwaysPullImages is off by default). */
+/**
+ * Upstream's default-enabled plugins, as far as this server implements them (AlwaysPullImages is off by default),
+ * and NodeRestriction, which kubeadm enables beside the Node authorizer (it only concerns kubelets' writes).
+ */
 export const DEFAULT_ENABLED: readonly AdmissionPluginName[] = [
   'NamespaceLifecycle',
   'LimitRanger',
   'ServiceAccount',
+  'NodeRestriction',
   'Priority',
   'DefaultTolerationSeconds',
   'MutatingAdmissionWebhook',

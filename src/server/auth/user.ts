@@ -30,11 +30,33 @@ export function localAdmin(): UserInfo {
 }
 
 /**
- * The identity of the server's own in-process components (controllers, bootstrap writers): like upstream's
- * components on their loopback credentials, they are not subject to authorization.
+ * The API server's own loopback identity (bootstrap objects, RBAC reconciliation, APIServices, flow control):
+ * upstream's loopback client is system:apiserver in system:masters, not subject to authorization.
  */
 export function serverComponent(name: string): UserInfo {
   return { name, uid: '', groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED], extra: {} };
+}
+
+/** Groups of service accounts (upstream serviceaccount.MakeGroupNames). */
+export const ALL_SERVICE_ACCOUNTS = 'system:serviceaccounts';
+/** The group of nodes and the prefix of a node's user name (upstream NodeIdentity). */
+export const NODES_GROUP = 'system:nodes';
+export const NODE_USER_PREFIX = 'system:node:';
+
+/** A service account's user, as its token authenticates (name and groups; no uid for in-process components). */
+export function serviceAccountUser(namespace: string, name: string): UserInfo {
+  return { name: `system:serviceaccount:${namespace}:${name}`, uid: '', groups: [ALL_SERVICE_ACCOUNTS, `${ALL_SERVICE_ACCOUNTS}:${namespace}`, ALL_AUTHENTICATED], extra: {} };
+}
+
+/** A kubelet's user (its client certificate: CN system:node:<name>, O system:nodes). */
+export function nodeUser(node: string): UserInfo {
+  return { name: `${NODE_USER_PREFIX}${node}`, uid: '', groups: [NODES_GROUP, ALL_AUTHENTICATED], extra: {} };
+}
+
+/** The node a user is, as upstream's NodeIdentity: user system:node:<name> in group system:nodes; undefined otherwise. */
+export function nodeIdentity(u: UserInfo): { name: string } | undefined {
+  if (!u.name.startsWith(NODE_USER_PREFIX) || !u.groups.includes(NODES_GROUP)) return undefined;
+  return { name: u.name.slice(NODE_USER_PREFIX.length) };
 }
 
 /** Adds system:authenticated to an authenticated user unless present (upstream AuthenticatedGroupAdder). */

@@ -10,6 +10,7 @@ import { APISERVER_MANAGER, APISERVER_USER, componentContext } from '../registry
 import { createObject } from '../registry/pipeline/create.js';
 import type { KubeObject } from '../registry/types.js';
 import { covers, rulesOf, subjectsOf, type PolicyRule, type Subject } from './rbac.js';
+import { NODE_RULES } from './node-rules.js';
 
 export const RBAC_API_VERSION = 'rbac.authorization.service.io/v1';
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -34,6 +35,9 @@ const AUTHZ = 'authorization.service.io';
 const AUTHN = 'authentication.service.io';
 const EVENTS = 'events.service.io';
 const STORAGE = 'storage.service.io';
+const DISCOVERY = 'discovery.service.io';
+const NETWORKING = 'networking.service.io';
+const METRICS = 'metrics.service.io';
 
 /** bootstrappolicy eventsRule(): what every component needs to record Events. */
 const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], [CORE, EVENTS], ['events']);
@@ -146,8 +150,174 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapRole[] = [
   },
 ];
 
+/** Prefix of the controllers' roles (upstream saRolePrefix); each is bound to the service account of its name in kube-system. */
+export const CONTROLLER_ROLE_PREFIX = 'system:controller:';
+
+/**
+ * Upstream's controller roles (controller_policy.go at 1.33) for the controllers this server runs, with the rules
+ * on what its API serves (the extensions group is not served; the spelling of groups is our canonical one).
+ */
+export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
+  { name: 'clusterrole-aggregation-controller', rules: [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC], ['clusterroles'])] },
+  {
+    name: 'cronjob-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [BATCH], ['jobs']),
+      rule(['update'], [BATCH], ['cronjobs/status']),
+      rule(['update'], [BATCH], ['cronjobs/finalizers']),
+      rule(['list', 'watch', 'delete'], [CORE], ['pods']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'daemon-set-controller',
+    rules: [
+      rule(READ, [APPS], ['daemonsets']),
+      rule(['update'], [APPS], ['daemonsets/status']),
+      rule(['update'], [APPS], ['daemonsets/finalizers']),
+      rule(['list', 'watch'], [CORE], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'deployment-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'update'], [APPS], ['deployments']),
+      rule(['update'], [APPS], ['deployments/status']),
+      rule(['update'], [APPS], ['deployments/finalizers']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [APPS], ['replicasets']),
+      rule(['get', 'list', 'watch', 'update'], [CORE], ['pods']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'disruption-controller',
+    rules: [
+      rule(READ, [APPS], ['deployments']),
+      rule(READ, [APPS], ['replicasets']),
+      rule(READ, [CORE], ['replicationcontrollers']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(['update'], [POLICY], ['poddisruptionbudgets/status']),
+      rule(['patch', 'update'], [CORE], ['pods/status']),
+      rule(['get'], ['*'], ['*/scale']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'endpoint-controller',
+    rules: [
+      rule(READ, [CORE], ['services', 'pods']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete'], [CORE], ['endpoints']),
+      rule(['create'], [CORE], ['endpoints/restricted']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'endpointslice-controller',
+    rules: [
+      rule(READ, [CORE], ['services', 'pods', 'nodes']),
+      rule(['update'], [CORE], ['services/finalizers']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete'], [DISCOVERY], ['endpointslices']),
+      eventsRule(),
+    ],
+  },
+  { name: 'generic-garbage-collector', rules: [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule()] },
+  {
+    name: 'horizontal-pod-autoscaler',
+    rules: [
+      rule(READ, [AUTOSCALING], ['horizontalpodautoscalers']),
+      rule(['update'], [AUTOSCALING], ['horizontalpodautoscalers/status']),
+      rule(['get', 'update'], ['*'], ['*/scale']),
+      rule(['list', 'watch'], [CORE], ['pods']),
+      rule(['list', 'watch'], [METRICS], ['pods']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'job-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
+      rule(['update'], [BATCH], ['jobs/status']),
+      rule(['update'], [BATCH], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'namespace-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['namespaces']),
+      rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
+      rule(['get', 'list', 'watch', 'delete', 'deletecollection'], ['*'], ['*']),
+    ],
+  },
+  {
+    name: 'pod-garbage-collector',
+    rules: [rule(['list', 'watch', 'delete'], [CORE], ['pods']), rule(READ, [CORE], ['nodes']), rule(['patch'], [CORE], ['pods/status'])],
+  },
+  {
+    name: 'replicaset-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'update'], [APPS], ['replicasets']),
+      rule(['update'], [APPS], ['replicasets/status']),
+      rule(['update'], [APPS], ['replicasets/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [CORE], ['pods']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'replication-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'update'], [CORE], ['replicationcontrollers']),
+      rule(['update'], [CORE], ['replicationcontrollers/status']),
+      rule(['update'], [CORE], ['replicationcontrollers/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [CORE], ['pods']),
+      eventsRule(),
+    ],
+  },
+  { name: 'resourcequota-controller', rules: [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [CORE], ['resourcequotas/status']), eventsRule()] },
+  { name: 'service-account-controller', rules: [rule(['create'], [CORE], ['serviceaccounts']), eventsRule()] },
+  {
+    name: 'service-cidrs-controller',
+    rules: [
+      rule(['get', 'list', 'watch', 'patch', 'update'], [NETWORKING], ['servicecidrs']),
+      rule(['patch', 'update'], [NETWORKING], ['servicecidrs/finalizers']),
+      rule(['patch', 'update'], [NETWORKING], ['servicecidrs/status']),
+      rule(READ, [NETWORKING], ['ipaddresses']),
+      eventsRule(),
+    ],
+  },
+  {
+    name: 'statefulset-controller',
+    rules: [
+      rule(['list', 'watch'], [CORE], ['pods']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(['update'], [APPS], ['statefulsets/status']),
+      rule(['update'], [APPS], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [CORE], ['pods']),
+      rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], [APPS], ['controllerrevisions']),
+      rule(['get', 'create', 'list', 'watch'], [CORE], ['persistentvolumeclaims']),
+      rule(['update', 'delete'], [CORE], ['persistentvolumeclaims']),
+      rule(['update'], [CORE], ['pods/finalizers']),
+      eventsRule(),
+    ],
+  },
+  { name: 'ttl-after-finished-controller', rules: [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()] },
+  { name: 'root-ca-cert-publisher', rules: [rule(['create', 'update'], [CORE], ['configmaps']), eventsRule()] },
+];
+
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC, name });
 const user = (name: string): Subject => ({ kind: 'User', apiGroup: RBAC, name });
+const serviceAccount = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
+
+// upstream's system:node role holds NodeRules (bound to nobody: the Node authorizer applies them to kubelets)
+BOOTSTRAP_CLUSTER_ROLES.push({ name: 'system:node', rules: NODE_RULES });
+for (const r of CONTROLLER_ROLES) BOOTSTRAP_CLUSTER_ROLES.push({ name: CONTROLLER_ROLE_PREFIX + r.name, rules: r.rules });
 
 export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: { name: string; role: string; subjects: Subject[] }[] = [
   { name: 'cluster-admin', role: 'cluster-admin', subjects: [group(SYSTEM_MASTERS)] },
@@ -157,6 +327,9 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: { name: string; role: string; subj
   { name: 'system:monitoring', role: 'system:monitoring', subjects: [group('system:monitoring')] },
   { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [user('system:kube-controller-manager')] },
   { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [user('system:kube-scheduler')] },
+  // upstream's system:node binding has no subjects since 1.8: nodes are authorized by the Node authorizer
+  { name: 'system:node', role: 'system:node', subjects: [] },
+  ...CONTROLLER_ROLES.map((r) => ({ name: CONTROLLER_ROLE_PREFIX + r.name, role: CONTROLLER_ROLE_PREFIX + r.name, subjects: [serviceAccount('kube-system', r.name)] })),
 ];
 
 const bootstrapMeta = (name: string, labels: Record<string, string> = {}) => ({

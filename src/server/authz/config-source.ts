@@ -12,13 +12,15 @@ import type { RbacAuthorizer } from './rbac.js';
 import { alwaysAllow, alwaysDeny } from './union.js';
 import { endpointFromKubeconfig, inClusterEndpoint, WebhookAuthorizer } from './webhook.js';
 
-/** Modes of --authorization-mode (upstream pkg/kubeapiserver/authorizer/modes; Node and ABAC are not served). */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'] as const;
+/** Modes of --authorization-mode (upstream pkg/kubeapiserver/authorizer/modes; ABAC is not served). */
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC', 'Webhook'] as const;
 
 export class AuthorizationSetupError extends Error {}
 
 export interface ChainParts {
   rbac: RbacAuthorizer;
+  /** The Node authorizer (mode Node, authorizer type Node). */
+  node: Authorizer;
   log(line: string): void;
   /** Legacy --authorization-webhook-* flags for the Webhook mode. */
   webhook?: { configFile?: string; version?: string; authorizedTTL?: string; unauthorizedTTL?: string; timeout?: string };
@@ -37,6 +39,8 @@ export function authorizersFromModes(modes: string[], p: ChainParts): Authorizer
         return alwaysDeny;
       case 'RBAC':
         return p.rbac;
+      case 'Node':
+        return p.node;
       default: {
         const w = p.webhook ?? {};
         if (!w.configFile) throw new AuthorizationSetupError('authorization-mode Webhook needs --authorization-webhook-config-file');
@@ -70,6 +74,8 @@ export function authorizersFromConfig(cfg: AuthorizationConfiguration, p: ChainP
         return alwaysDeny;
       case 'RBAC':
         return p.rbac;
+      case 'Node':
+        return p.node;
       case 'Webhook': {
         const conn = a.webhook.connectionInfo as { type: string; serviceConfigFile?: string; kubeConfigFile?: string };
         const endpoint =

@@ -3,33 +3,40 @@
 // the component's field manager, as upstream components are ordinary API clients.
 import { errors, StatusError } from '../../api/status.js';
 import { bindPod } from '../registry/pipeline/binding.js';
-import { componentContext, type WriteContext, type WriteTarget } from '../registry/pipeline/context.js';
+import { identityContext, type WriteAttributes, type WriteContext, type WriteTarget } from '../registry/pipeline/context.js';
 import { createObject } from '../registry/pipeline/create.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
 import { mutateObject, updateObject } from '../registry/pipeline/update.js';
 import type { DeleteOptions } from '../http/rest/delete-options.js';
 import { ResourceStore, resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
+import type { Component, MutateOptions } from './client.js';
 import { sharedVersion, typeForResource, type ControllerDeps } from './controller-support.js';
+import { authorizeAs, userOf } from './identities.js';
 
-/** Field managers and users of upstream's components. */
-export const COMPONENTS = {
-  controllerManager: { manager: 'kube-controller-manager', user: 'system:kube-controller-manager' },
-  scheduler: { manager: 'kube-scheduler', user: 'system:kube-scheduler' },
-  kubelet: { manager: 'kubelet', user: 'system:node' },
-} as const;
-
-export type Component = (typeof COMPONENTS)[keyof typeof COMPONENTS];
+export { COMPONENTS } from './identities.js';
+export type { Component };
 
 const gv = (t: ResourceType) => (t.group ? `${t.group}/${t.version}` : t.version);
 
 export class ApiWriter {
   private types = new Map<string, ResourceType>();
+  private readonly user;
+  private readonly authorize;
+  private readonly authorizePatch;
+  private readonly authorizeScale;
 
   constructor(
     private deps: ControllerDeps,
     readonly component: Component,
-  ) {}
+  ) {
+    // the component's own user, never system:masters: the server's authorizer decides each write
+    this.user = userOf(component);
+    this.authorize = authorizeAs(deps.authorizer, this.user);
+    this.authorizePatch = authorizeAs(deps.authorizer, this.user, true);
+    const update = this.authorize;
+    this.authorizeScale = update && ((w: WriteAttributes) => update({ ...w, subresource: 'scale' }));
+  }
 
   /**
    * Writes stop with the writer's term: once deps.signal is aborted (the replica lost its leader Lease, or shuts
@@ -56,8 +63,8 @@ export class ApiWriter {
   }
 
   /** The pipeline context of this component's writes (one per write: warnings are per write). */
-  private context(): WriteContext {
-    return componentContext(this.component.user, this.component.manager, this.deps.signal);
+  private context(opts: MutateOptions = {}): WriteContext {
+    return identityContext(this.user, this.component.manager, opts.viaScale ? this.authorizeScale : opts.patch ? this.authorizePatch : this.authorize, this.deps.signal);
   }
 
   private target(type: ResourceType): WriteTarget {
@@ -76,10 +83,10 @@ export class ApiWriter {
    * Read-modify-write with CAS retries. `fn` edits a copy and says whether it changed anything; with subresource
    * 'status' only the status is written. Returns the stored object, or undefined when gone, replaced (uid) or unchanged.
    */
-  async mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts: { subresource?: string; uid?: string } = {}): Promise<KubeObject | undefined> {
+  async mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts: MutateOptions = {}): Promise<KubeObject | undefined> {
     this.fence();
     const type = this.type(group, plural);
-    const ctx = this.context();
+    const ctx = this.context(opts);
     // the writer's term is checked again before each attempt's write (ctx.signal)
     return mutateObject(this.target(type), ctx, namespace, name, (o) => fn(o) && (this.fence(), true), { uid: opts.uid, subresource: opts.subresource, retries: 8, shared: sharedVersion(this.deps, type) });
   }

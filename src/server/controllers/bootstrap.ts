@@ -11,6 +11,7 @@ import { registerLocalAPIServices } from './apiservices.js';
 import { bootstrapFlowControl } from './flowcontrol-bootstrap.js';
 import { typeForResource } from './controller-support.js';
 import { ensureCreated, ensureUpdated } from './internal-writer.js';
+import { controllerContext } from './identities.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 import { bootstrapDefaultServiceCIDR, repairServiceIPAddresses } from './service-cidrs.js';
@@ -195,7 +196,9 @@ export class NamespaceDefaultsController implements FeedListener {
   private async process(ns: string): Promise<void> {
     if (!this.active.has(ns)) return;
     const sa = typeForResource(this.deps.types, '', 'serviceaccounts');
-    if (sa) await ensureCreated(this.deps, sa, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } }, 'kube-controller-manager', this.opts.signal);
+    // as upstream's serviceaccount and root-ca-cert-publisher controllers, each its own service account
+    const deps = { authorizer: this.deps.authorization, signal: this.opts.signal };
+    if (sa) await ensureCreated(this.deps, sa, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } }, controllerContext(deps, 'serviceaccount-controller'), this.opts.signal);
     const ca = this.opts.rootCA;
     const cms = typeForResource(this.deps.types, '', 'configmaps');
     if (!ca || !cms) return;
@@ -203,11 +206,11 @@ export class NamespaceDefaultsController implements FeedListener {
       this.deps,
       cms,
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ROOT_CA_CONFIGMAP, namespace: ns, annotations: { 'kubernetes.io/description': ROOT_CA_DESCRIPTION } }, data: { 'ca.crt': ca } },
-      'kube-controller-manager',
+      controllerContext(deps, 'root-ca-certificate-publisher-controller'),
       this.opts.signal,
     );
     if (!made)
-      await ensureUpdated(this.deps, cms, ns, ROOT_CA_CONFIGMAP, 'kube-controller-manager', (o) => {
+      await ensureUpdated(this.deps, cms, ns, ROOT_CA_CONFIGMAP, controllerContext(deps, 'root-ca-certificate-publisher-controller'), (o) => {
         const data = (o as { data?: Record<string, string> }).data;
         if (data && Object.keys(data).length === 1 && data['ca.crt'] === ca) return false;
         (o as { data?: Record<string, string> }).data = { 'ca.crt': ca };

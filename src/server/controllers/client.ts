@@ -11,6 +11,15 @@ import type { KubeObject } from '../registry/types.js';
 export interface Component {
   readonly manager: string;
   readonly user: string;
+  /** The user's groups (in-process writes are authorized as this user). */
+  readonly groups: readonly string[];
+}
+
+export interface MutateOptions {
+  subresource?: string;
+  uid?: string;
+  patch?: boolean;
+  viaScale?: boolean;
 }
 
 export interface ControllerClient {
@@ -22,9 +31,10 @@ export interface ControllerClient {
   /**
    * Read-modify-write with conflict retries: `fn` edits a fresh copy and says whether it changed anything; with
    * subresource 'status' only the status is written. The stored object, or undefined when gone, replaced (uid)
-   * or unchanged.
+   * or unchanged. `patch`: upstream's component sends a PATCH here (authorized as patch, not update);
+   * `viaScale`: upstream's component writes this through the scale sub-resource (authorized as update <plural>/scale).
    */
-  mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts?: { subresource?: string; uid?: string }): Promise<KubeObject | undefined>;
+  mutate(group: string, plural: string, namespace: string | undefined, name: string, fn: (o: KubeObject) => boolean, opts?: MutateOptions): Promise<KubeObject | undefined>;
   /** The latest stored object (not a cache), or undefined. */
   get(group: string, plural: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined>;
   /** One PUT with the object's resourceVersion as precondition (409 when it changed since), no retry. */

@@ -1,7 +1,8 @@
 // Starts the simulated cluster: the workload controllers named by --controllers (kube-controller-manager's
 // names), and with --simulated-nodes N the nodes, the scheduler and their kubelets; all share one informer
 // cache on the object feed and write through the API as the upstream component they stand for.
-import { ApiWriter, COMPONENTS, type Component as WriterComponent } from './api-writer.js';
+import { ApiWriter } from './api-writer.js';
+import { COMPONENTS, controllerComponent, kubeletComponent } from './identities.js';
 import type { Component, ControllerClient } from './client.js';
 import { ClusterCache } from './cluster-cache.js';
 import type { ControllerDeps } from './controller-support.js';
@@ -31,6 +32,8 @@ export interface ClusterOptions {
   kubelet?: Partial<KubeletTimings>;
   /** The clock of the controllers (tests move it). */
   now?: () => number;
+  /** --use-service-account-credentials: each controller writes as its own service account (default true). */
+  useServiceAccountCredentials?: boolean;
   /**
    * What this replica runs (both by default): `controllerManager` = the workload controllers, the Event TTL and
    * the simulated nodes with their kubelets (held with the kube-controller-manager Lease); `scheduler` = the
@@ -103,7 +106,7 @@ export function inProcessTransport(deps: ControllerDeps): ClusterTransport {
   return {
     log: deps.log,
     signal: deps.signal,
-    client: (c) => new ApiWriter(deps, c as WriterComponent),
+    client: (c) => new ApiWriter(deps, c),
     feed: (cache) => {
       const feed = new ObjectFeed(deps, deps.log, deps.signal);
       feed.subscribe(cache);
@@ -130,26 +133,32 @@ export async function startClusterWith(t: ClusterTransport, opts: ClusterOptions
     log: t.log,
     caughtUp: (rv, objs) => feed?.caughtUp(rv, objs) ?? Promise.resolve(),
   };
-  // each controller reports under its own component name, as upstream's recorders do
-  const recorder = (component: string) => new EventRecorder(kcm, { component }, t.log);
+  // each controller writes as its own service account (--use-service-account-credentials) and reports its
+  // Events with that client under its own component name, as upstream's controllers and recorders do
+  const useSA = opts.useServiceAccountCredentials ?? true;
+  const clientOf = (controller: string) => t.client(controllerComponent(controller, useSA));
+  const as = (controller: string, component = controller): ClusterContext => {
+    const writer = clientOf(controller);
+    return { ...ctx, writer, events: new EventRecorder(writer, { component }, t.log) };
+  };
   const roles = opts.roles ?? { controllerManager: true, scheduler: true };
   const on = (name: string) => roles.controllerManager && controllerEnabled(opts.controllers, name);
   const controllers: Reconciler[] = [];
-  if (on('replicaset-controller')) controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replicaset-controller') }));
-  if (on('deployment-controller')) controllers.push(new DeploymentController({ ...ctx, events: recorder('deployment-controller') }));
-  if (on('job-controller')) controllers.push(new JobController({ ...ctx, events: recorder('job-controller') }, on('ttl-after-finished-controller')));
-  if (on('cronjob-controller')) controllers.push(new CronJobController({ ...ctx, events: recorder('cronjob-controller') }));
-  if (on('daemonset-controller')) controllers.push(new DaemonSetController({ ...ctx, events: recorder('daemonset-controller') }));
-  if (on('statefulset-controller')) controllers.push(new StatefulSetController({ ...ctx, events: recorder('statefulset-controller') }));
-  if (on('endpoints-controller')) controllers.push(new EndpointsController({ ...ctx, events: recorder('endpoints-controller') }));
+  if (on('replicaset-controller')) controllers.push(new ReplicaSetController(as('replicaset-controller')));
+  if (on('deployment-controller')) controllers.push(new DeploymentController(as('deployment-controller')));
+  if (on('job-controller')) controllers.push(new JobController(as('job-controller'), on('ttl-after-finished-controller') ? clientOf('ttl-after-finished-controller') : undefined));
+  if (on('cronjob-controller')) controllers.push(new CronJobController(as('cronjob-controller')));
+  if (on('daemonset-controller')) controllers.push(new DaemonSetController(as('daemonset-controller')));
+  if (on('statefulset-controller')) controllers.push(new StatefulSetController(as('statefulset-controller')));
+  if (on('endpoints-controller')) controllers.push(new EndpointsController(as('endpoints-controller')));
   // the kinds below are served once the registry holds them (ReplicationController, EndpointSlice): the
   // controllers run from the start and act when their kind appears
-  if (on('endpointslice-controller')) controllers.push(new EndpointSliceController({ ...ctx, events: recorder('endpointslice-controller') }));
+  if (on('endpointslice-controller')) controllers.push(new EndpointSliceController(as('endpointslice-controller')));
   if (on('replicationcontroller-controller'))
-    controllers.push(new ReplicaSetController({ ...ctx, events: recorder('replication-controller') }, 'core/replicationcontrollers', 'replicationcontroller-controller'));
-  if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController({ ...ctx, events: recorder('horizontal-pod-autoscaler') }, opts.hpaSyncPeriodMs));
+    controllers.push(new ReplicaSetController(as('replicationcontroller-controller', 'replication-controller'), 'core/replicationcontrollers', 'replicationcontroller-controller'));
+  if (on('horizontal-pod-autoscaler-controller')) controllers.push(new HpaController(as('horizontal-pod-autoscaler-controller', 'horizontal-pod-autoscaler'), opts.hpaSyncPeriodMs));
   if (on('resourcequota-controller')) {
-    if (t.quota) controllers.push(t.quota(ctx));
+    if (t.quota) controllers.push(t.quota(as('resourcequota-controller')));
     else t.log('resourcequota-controller: runs inside the API server only (it counts stored objects); not started here');
   }
   let nodes: SimulatedNodes | undefined;
@@ -158,17 +167,22 @@ export async function startClusterWith(t: ClusterTransport, opts: ClusterOptions
     controllers.push(new Scheduler(ctx, scheduler, new EventRecorder(scheduler, { component: 'default-scheduler' }, t.log)));
   }
   if (opts.simulatedNodes > 0 && roles.controllerManager) {
-    const kubelet = t.client(COMPONENTS.kubelet);
-    const byNode = new Map<string, EventRecorder>();
-    const eventsFor = (node: string) => {
-      let r = byNode.get(node);
-      if (!r) byNode.set(node, (r = new EventRecorder(kubelet, { component: 'kubelet', host: node }, t.log)));
-      return r;
+    // each kubelet is its node's user, system:node:<name> (the Node authorizer and NodeRestriction apply)
+    const kubelets = new Map<string, { client: ControllerClient; events: EventRecorder }>();
+    const kubelet = (node: string) => {
+      let k = kubelets.get(node);
+      if (!k) {
+        const client = t.client(kubeletComponent(node));
+        kubelets.set(node, (k = { client, events: new EventRecorder(client, { component: 'kubelet', host: node }, t.log) }));
+      }
+      return k;
     };
-    controllers.push(new SimulatedKubelet(ctx, kubelet, eventsFor, { ...DEFAULT_KUBELET_TIMINGS, ...Object.fromEntries(Object.entries(opts.kubelet ?? {}).filter(([, v]) => v !== undefined)) }));
-    nodes = new SimulatedNodes(kubelet, opts.simulatedNodes, t.log);
+    const timings = { ...DEFAULT_KUBELET_TIMINGS, ...Object.fromEntries(Object.entries(opts.kubelet ?? {}).filter(([, v]) => v !== undefined)) };
+    controllers.push(new SimulatedKubelet(ctx, (node) => kubelet(node).client, (node) => kubelet(node).events, clientOf('pod-garbage-collector-controller'), timings));
+    nodes = new SimulatedNodes((node) => kubelet(node).client, opts.simulatedNodes, t.log);
   }
-  const ttl = controllers.length > 0 && roles.controllerManager ? new EventTtl(cache, kcm, opts.eventTtlMs, now, t.log) : undefined;
+  // the Event TTL is the API server's (upstream: etcd leases on Events), not a controller's
+  const ttl = controllers.length > 0 && roles.controllerManager ? new EventTtl(cache, t.client(COMPONENTS.apiserver), opts.eventTtlMs, now, t.log) : undefined;
   for (const kind of ['core/pods', 'core/nodes']) cache.on(kind);
   feed = t.feed(cache);
   await feed.start();

@@ -3,7 +3,8 @@
 // duplicates. Any ClusterRole change re-runs the aggregation of every aggregated role.
 import type { RbacSource } from '../authz/rbac.js';
 import { selectorMatches } from '../registry/builtin-helpers.js';
-import { componentContext, type WriteTarget } from '../registry/pipeline/context.js';
+import type { WriteTarget } from '../registry/pipeline/context.js';
+import { controllerContext, type WriteAuthorizer } from './identities.js';
 import type { KubeObject } from '../registry/types.js';
 import type { StoreWatch } from '../storage/types.js';
 import { mutateObject } from './controller-support.js';
@@ -48,6 +49,8 @@ export class AggregationController {
     private readonly source: Source,
     private readonly roles: WriteTarget,
     private readonly log: (l: string) => void,
+    /** The server's authorizer: the controller writes as its service account, authorized as any client. */
+    private readonly authorizer?: WriteAuthorizer,
   ) {
     this.queue = new WorkQueue(
       () => this.sync(),
@@ -79,7 +82,7 @@ export class AggregationController {
       if (!selectorsOf(role)) continue;
       const want = aggregatedRules(role, all);
       if (JSON.stringify((role as { rules?: unknown }).rules ?? []) === JSON.stringify(want)) continue;
-      await mutateObject(this.roles, componentContext(AGGREGATION_USER, 'kube-controller-manager'), undefined, role.metadata!.name!, role.metadata?.uid, (o) => {
+      await mutateObject(this.roles, controllerContext({ authorizer: this.authorizer }, 'clusterrole-aggregation-controller'), undefined, role.metadata!.name!, role.metadata?.uid, (o) => {
         (o as { rules?: unknown }).rules = want;
         return true;
       });

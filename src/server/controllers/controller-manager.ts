@@ -9,7 +9,8 @@
 // Leases in kube-node-lease stay heartbeats, as upstream's, not an election). Each term starts them afresh from the
 // store, as upstream's controller manager starts its informers only once elected.
 import type { FeedListener } from './object-feed.js';
-import { ApiWriter, COMPONENTS, type Component as WriterComponent } from './api-writer.js';
+import { ApiWriter, COMPONENTS } from './api-writer.js';
+import { ensureControllerServiceAccounts } from './controller-accounts.js';
 import type { Component, ControllerClient } from './client.js';
 import { startCluster, type ClusterOptions } from './cluster.js';
 import type { ControllerDeps } from './controller-support.js';
@@ -94,8 +95,12 @@ export function runControllerManager(deps: ControllerDeps, opts: ControllerManag
     {
       log: deps.log,
       signal: deps.signal,
-      leaseClient: (c) => new ApiWriter({ ...deps, signal: undefined }, c as WriterComponent),
-      startDeletion: (signal) => startDeletionControllers({ ...deps, signal }, opts.listeners?.() ?? [], opts.cluster.controllers),
+      leaseClient: (c) => new ApiWriter({ ...deps, signal: undefined }, c),
+      startDeletion: async (signal) => {
+        // each term, as upstream's controller manager makes its controllers' accounts before starting them
+        await ensureControllerServiceAccounts({ ...deps, signal }, signal);
+        return startDeletionControllers({ ...deps, signal }, opts.listeners?.() ?? [], opts.cluster.controllers);
+      },
       startCluster: (roles, signal) =>
         opts.external ? Promise.resolve({ stop: () => Promise.resolve() }) : startCluster({ ...deps, signal }, { ...opts.cluster, roles }),
     },
@@ -153,7 +158,8 @@ export function runManager(parts: ManagerParts, opts: Omit<ControllerManagerOpti
           apply(); // stop acting at once (upstream exits the process here)
         },
       });
-    electors.push(elect(opts.leaseName ?? CONTROLLER_MANAGER_LEASE, parts.leaseClient(COMPONENTS.controllerManager), 'controllerManager'));
+    // the kube-controller-manager Lease is its own identity's; our API server's controller Lease (external mode) the API server's
+    electors.push(elect(opts.leaseName ?? CONTROLLER_MANAGER_LEASE, parts.leaseClient(opts.leaseName === APISERVER_CONTROLLERS_LEASE ? COMPONENTS.apiserver : COMPONENTS.controllerManager), 'controllerManager'));
     // the scheduler has nothing to schedule without simulated nodes (it does not run then)
     if (opts.cluster.simulatedNodes > 0) electors.push(elect(SCHEDULER_LEASE, parts.leaseClient(COMPONENTS.scheduler), 'scheduler'));
     for (const e of electors) e.run();

@@ -12,6 +12,7 @@ import type { KubeObject, OwnerReference, ResourceType } from '../registry/types
 import type { RevisionedStore } from '../storage/types.js';
 import type { WatchCacheSet } from '../watch/watch-cache.js';
 import { parseKey } from './object-feed.js';
+import type { WriteAuthorizer } from './identities.js';
 
 export interface ControllerDeps {
   store: RevisionedStore;
@@ -22,6 +23,13 @@ export interface ControllerDeps {
   log: (line: string) => void;
   /** Aborted when the server shuts down: a start-up scan still paging through the store stops. */
   signal?: AbortSignal;
+  /**
+   * The server's authorizer chain: every component write is authorized by it (identities.ts). Absent only where
+   * a test drives controllers on a bare store without a server.
+   */
+  authorizer?: WriteAuthorizer;
+  /** --use-service-account-credentials: each controller writes as its own service account (default true). */
+  useServiceAccountCredentials?: boolean;
 }
 
 /** A type serving group/plural (all versions share storage; a served one is preferred). */

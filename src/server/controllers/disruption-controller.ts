@@ -15,7 +15,7 @@ import type { KubeObject, OwnerReference, ResourceType } from '../registry/types
 import { typeForOwner, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
-import { componentContext } from '../registry/pipeline/context.js';
+import { controllerContext } from './identities.js';
 import { updateObject } from '../registry/pipeline/update.js';
 
 export const DISRUPTION_CONTROLLER_USER = 'system:serviceaccount:kube-system:disruption-controller';
@@ -200,7 +200,7 @@ export class DisruptionController implements FeedListener {
       if (next) {
         try {
           // UpdateStatus through the write pipeline, as upstream's disruption controller through its client
-          await updateObject({ rs, admission: this.deps.admission }, componentContext(DISRUPTION_CONTROLLER_USER, 'kube-controller-manager', this.deps.signal), next, cur, 'status');
+          await updateObject({ rs, admission: this.deps.admission }, controllerContext(this.deps, 'disruption-controller'), next, cur, 'status');
         } catch (e) {
           if (e instanceof StatusError && e.code === 409 && i < 16) continue;
           if (e instanceof StatusError && e.code === 404) return;

@@ -3,7 +3,8 @@
 // and Orphan deletions (dependents lose their reference, then the orphan finalizer goes). Every type of the
 // TypeRegistry is covered, custom resources included. Its only memory is an index of owner references rebuilt
 // from the store at start, so a restart in the middle of a deletion picks up where the store says it stands.
-import { componentContext, type WriteContext, type WriteTarget } from '../registry/pipeline/context.js';
+import type { WriteContext, WriteTarget } from '../registry/pipeline/context.js';
+import { controllerContext } from './identities.js';
 import { deleteObject, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../registry/pipeline/delete.js';
 import type { PropagationPolicy } from '../http/rest/delete-options.js';
 import { objectKey } from '../registry/keys.js';
@@ -193,7 +194,7 @@ export class GarbageCollector implements FeedListener {
 
   /** The garbage collector writes as its service account (upstream's controller manager with per-controller credentials). */
   private ctx(): WriteContext {
-    return componentContext(GC_USER, 'kube-controller-manager', this.deps.signal);
+    return controllerContext(this.deps, 'garbage-collector-controller');
   }
 
   private async attemptToDelete(key: string, target: KeyTarget, obj: KubeObject, refs: OwnerReference[]): Promise<void> {
@@ -248,7 +249,7 @@ export class GarbageCollector implements FeedListener {
 
   private async delete(target: KeyTarget, uid: string, policy: PropagationPolicy): Promise<void> {
     try {
-      await deleteObject(this.deps, target.type, target.namespace, target.name, { propagationPolicy: policy, preconditions: { uid } }, GC_USER);
+      await deleteObject(this.deps, target.type, target.namespace, target.name, { propagationPolicy: policy, preconditions: { uid } }, this.ctx());
     } catch (e) {
       if (!isGoneOrChanged(e)) throw e;
     }

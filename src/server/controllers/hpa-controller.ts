@@ -178,7 +178,7 @@ export class HpaController extends Reconciler {
         const scaled = await this.ctx.writer.mutate(target[0], target[1], ns, ref.name, (o) => {
           (o['spec'] as Obj).replicas = desired;
           return true;
-        }, { uid: obj.metadata!.uid });
+        }, { uid: obj.metadata!.uid, viaScale: true });
         if (scaled) {
           rescaled = true;
           set({ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${desired}` });

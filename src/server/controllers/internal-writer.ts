@@ -2,7 +2,7 @@
 // defaults, managedFields, admission (namespace lifecycle included) and validation all apply.
 import { StatusError } from '../../api/status.js';
 import type { AdmissionChain } from '../http/admission.js';
-import { APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
+import { APISERVER_USER, componentContext, type WriteContext } from '../registry/pipeline/context.js';
 import { createObject } from '../registry/pipeline/create.js';
 import { mutateObject } from '../registry/pipeline/update.js';
 import { resourceStoreFor } from '../registry/resource-store.js';
@@ -15,18 +15,18 @@ export interface InternalWriteDeps {
 }
 
 /**
- * The user an in-process writer acts as, recorded in managedFields under `manager`: the controller manager's
- * writes are system:kube-controller-manager's, the API server's own (bootstrap objects, APIServices, flow control
- * configuration) its loopback user's, system:apiserver.
+ * Who writes: a field manager name is the API server's own loopback writer (bootstrap objects, APIServices, flow
+ * control configuration: system:apiserver, as upstream's loopback client); a controller passes its own context
+ * (its service account, authorized: identities.ts controllerContext).
  */
-const contextOf = (manager: string, signal?: AbortSignal) =>
-  componentContext(manager === 'kube-controller-manager' ? 'system:kube-controller-manager' : APISERVER_USER, manager, signal);
+const contextOf = (who: string | WriteContext, signal?: AbortSignal): WriteContext =>
+  typeof who === 'string' ? componentContext(APISERVER_USER, who, signal) : signal && !who.signal ? { ...who, signal } : who;
 
 /**
  * Creates `obj` unless an object of that name exists. Returns the created object, or undefined when it already
  * existed (409) or its namespace is terminating/missing (403/404: the namespace controller owns that case).
  */
-export async function ensureCreated(deps: InternalWriteDeps, type: ResourceType, obj: KubeObject, manager: string, signal: AbortSignal): Promise<KubeObject | undefined> {
+export async function ensureCreated(deps: InternalWriteDeps, type: ResourceType, obj: KubeObject, manager: string | WriteContext, signal: AbortSignal): Promise<KubeObject | undefined> {
   const ns = type.scope === 'Namespaced' ? obj.metadata?.namespace : undefined;
   try {
     return await createObject({ rs: resourceStoreFor(type, deps.store), admission: deps.admission }, contextOf(manager, signal), structuredClone(obj), ns);
@@ -42,7 +42,7 @@ export function ensureUpdated(
   type: ResourceType,
   namespace: string | undefined,
   name: string,
-  manager: string,
+  manager: string | WriteContext,
   fn: (obj: KubeObject) => boolean,
   opts: { uid?: string; subresource?: string; signal?: AbortSignal } = {},
 ): Promise<KubeObject | undefined> {

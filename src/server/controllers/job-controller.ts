@@ -6,6 +6,7 @@ import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
 import { controllerRef } from './cluster-cache.js';
 import { condition, intOr, isPodActive, isPodReady, podFromTemplate, setCondition, spec, status } from './pod-util.js';
+import type { ControllerClient } from './client.js';
 import { Reconciler, settle, splitKey, type ClusterContext } from './reconciler.js';
 
 type Obj = Record<string, any>;
@@ -22,7 +23,8 @@ export function jobFinished(job: KubeObject): 'Complete' | 'Failed' | undefined 
 export class JobController extends Reconciler {
   constructor(
     ctx: ClusterContext,
-    private ttlAfterFinished: boolean,
+    /** The ttl-after-finished controller's client (its own service account), or undefined when it is off. */
+    private ttlAfterFinished: ControllerClient | undefined,
   ) {
     super('job-controller', ctx);
     ctx.cache.on('batch/jobs', ({ obj }) => this.enqueue(obj.metadata?.namespace, obj.metadata?.name));
@@ -104,6 +106,6 @@ export class JobController extends Reconciler {
     if (!Number.isFinite(finishedAt)) return;
     const due = finishedAt + ttl * 1000 - this.ctx.now();
     if (due > 0) return this.enqueueAfter(job.metadata?.namespace, job.metadata?.name, due);
-    await this.ctx.writer.delete('batch', 'jobs', job.metadata?.namespace, job.metadata!.name!, { propagationPolicy: 'Background', preconditions: { uid: job.metadata!.uid } });
+    await this.ttlAfterFinished.delete('batch', 'jobs', job.metadata?.namespace, job.metadata!.name!, { propagationPolicy: 'Background', preconditions: { uid: job.metadata!.uid } });
   }
 }

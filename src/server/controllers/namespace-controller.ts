@@ -2,7 +2,7 @@
 // every type in it (custom resources included; finalizers are respected since deletion goes through the normal
 // delete path), report in status.conditions what is still there, and once it is empty remove the `kubernetes`
 // finalizer from spec.finalizers, which removes the namespace (pkg/controller/namespace/deletion upstream).
-import { componentContext } from '../registry/pipeline/context.js';
+import { controllerContext } from './identities.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
 import { typePrefix } from '../registry/keys.js';
 import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
@@ -94,7 +94,7 @@ export class NamespaceController implements FeedListener {
     if (!nsType) return;
     const rs = new ResourceStore(nsType, this.deps.store);
     const w = { rs, admission: this.deps.admission };
-    const ctx = componentContext(NAMESPACE_CONTROLLER_USER, 'kube-controller-manager', this.deps.signal);
+    const ctx = controllerContext(this.deps, 'namespace-controller');
     const cur = await rs.read(undefined, name);
     if (!cur?.obj.metadata?.deletionTimestamp) return;
     const uid = cur.obj.metadata.uid;
@@ -144,7 +144,7 @@ export class NamespaceController implements FeedListener {
         }
         if (!obj.metadata?.deletionTimestamp) {
           try {
-            const r = await deleteObject(this.deps, t, ns, obj.metadata!.name!, { propagationPolicy: 'Background' }, NAMESPACE_CONTROLLER_USER);
+            const r = await deleteObject(this.deps, t, ns, obj.metadata!.name!, { propagationPolicy: 'Background' }, controllerContext(this.deps, 'namespace-controller'));
             if (r.deleted) continue;
             if (r.obj) obj = r.obj;
           } catch (e) {

@@ -1,7 +1,9 @@
 // Completes graceful pod deletion: there is no kubelet, so when a pod's grace period has run out
 // (metadata.deletionTimestamp) the server deletes it with a zero grace period, as the kubelet would.
 // The deadline lives in the pod itself, so a restart simply re-arms the timers from the store.
+import { APISERVER_USER, componentContext } from '../registry/pipeline/context.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
+import { kubeletContext } from './identities.js';
 import type { KubeObject } from '../registry/types.js';
 import { isGoneOrChanged, targetForKey, type ControllerDeps } from './controller-support.js';
 import type { FeedEvent, FeedItem, FeedListener } from './object-feed.js';
@@ -11,7 +13,6 @@ const PODS_PREFIX = '/registry/core/pods/';
 /** setTimeout's ceiling; longer grace periods are re-armed when it fires. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
-export const KUBELET_USER = 'system:node-lifecycle';
 
 function deadline(pod: KubeObject | undefined): number | undefined {
   const meta = pod?.metadata;
@@ -69,7 +70,11 @@ export class PodGraceController implements FeedListener {
       return;
     }
     try {
-      await deleteObject(this.deps, target.type, target.namespace, target.name, { gracePeriodSeconds: 0, preconditions: { uid: cur.obj.metadata!.uid } }, KUBELET_USER);
+      // the kubelet of the pod's node finishes its deletion (system:node:<name>); an unbound pod's grace is the
+      // API server's (upstream deletes those at once)
+      const node = (cur.obj['spec'] as { nodeName?: unknown } | undefined)?.nodeName;
+      const who = typeof node === 'string' && node ? kubeletContext(this.deps, node) : componentContext(APISERVER_USER, '', this.deps.signal);
+      await deleteObject(this.deps, target.type, target.namespace, target.name, { gracePeriodSeconds: 0, preconditions: { uid: cur.obj.metadata!.uid } }, who);
     } catch (e) {
       if (!isGoneOrChanged(e)) throw e;
     }

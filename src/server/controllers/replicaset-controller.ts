@@ -105,7 +105,7 @@ export class ReplicaSetController extends Reconciler {
             o.metadata!.ownerReferences = (o.metadata!.ownerReferences ?? []).filter((r) => r.uid !== uid);
             if (o.metadata!.ownerReferences.length === 0) delete o.metadata!.ownerReferences;
             return true;
-          }, { uid: p.metadata!.uid }),
+          }, { uid: p.metadata!.uid, patch: true }),
         );
     }
     if (!owner.metadata?.deletionTimestamp && !isEmptySelector(selector)) {
@@ -116,7 +116,7 @@ export class ReplicaSetController extends Reconciler {
             if (controllerRef(o)) return false;
             o.metadata!.ownerReferences = [...(o.metadata!.ownerReferences ?? []), ownerRefTo(owner)];
             return true;
-          }, { uid: p.metadata!.uid }),
+          }, { uid: p.metadata!.uid, patch: true }),
         );
         out.push(p);
       }

@@ -164,7 +164,7 @@ export class Scheduler extends Reconciler {
         st.phase ??= 'Pending';
         st.conditions = setCondition(st.conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, now, { probe: true });
         return true;
-      }, { subresource: 'status', uid: pod.metadata!.uid });
+      }, { subresource: 'status', uid: pod.metadata!.uid, patch: true });
       this.events.event(pod, 'Warning', 'FailedScheduling', message);
       return;
     }

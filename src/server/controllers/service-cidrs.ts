@@ -15,12 +15,12 @@ import { nowTimestamp } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { typeForResource } from './controller-support.js';
 import { ensureCreated, ensureUpdated } from './internal-writer.js';
+import { controllerContext } from './identities.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 
 const NETWORKING = canonicalGroup('networking.k8s.io');
 const READY = 'Ready';
-const CONTROLLER_MANAGER = 'kube-controller-manager';
 const TERMINATING_MESSAGE = 'There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR';
 
 /** Creates the `kubernetes` ServiceCIDR from the service cluster IP range(s), Ready as upstream's API server writes it. */
@@ -151,7 +151,7 @@ export class ServiceCIDRController implements FeedListener {
     // through the write pipeline as upstream's service-cidr controller (in kube-controller-manager): the finalizer
     // on the main resource, the Ready condition on the status sub-resource
     const write = (fn: (o: KubeObject) => boolean, subresource?: string) =>
-      ensureUpdated(this.deps, type, undefined, name, CONTROLLER_MANAGER, fn, { uid, subresource, signal: this.signal });
+      ensureUpdated(this.deps, type, undefined, name, controllerContext({ authorizer: this.deps.authorization, signal: this.signal }, 'service-cidr-controller'), fn, { uid, subresource, signal: this.signal });
     if (cidr.metadata?.deletionTimestamp) {
       if (!(cidr.metadata.finalizers ?? []).includes(SERVICE_CIDR_FINALIZER)) return;
       if (!this.canDelete(cidr)) {

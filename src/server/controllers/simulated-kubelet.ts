@@ -74,8 +74,11 @@ export class SimulatedKubelet extends Reconciler {
 
   constructor(
     ctx: ClusterContext,
-    private writer: ControllerClient,
+    /** Node `node`'s kubelet client (system:node:<node>). */
+    private clientFor: (node: string) => ControllerClient,
     private eventsFor: (node: string) => EventRecorder,
+    /** Fails the pods of a node that is gone, as upstream's pod garbage collector does (its service account). */
+    private podGC: ControllerClient,
     private t: KubeletTimings,
   ) {
     super('kubelet', ctx, 10); // a kubelet per node in reality: pods progress in parallel
@@ -100,7 +103,7 @@ export class SimulatedKubelet extends Reconciler {
       // the node is gone: its pods fail (upstream's pod GC then removes them)
       if (st.phase === 'Failed' || st.phase === 'Succeeded') return;
       if (this.ctx.cache.list('core/nodes').every((n) => !isSimulatedNode(n))) return;
-      await this.writeStatus(pod, (s) => {
+      await this.writeStatusAs(this.podGC, pod, (s) => {
         s.phase = 'Failed';
         s.reason = 'NodeLost';
         s.message = `Node ${nodeName} which was running pod ${name} is unresponsive`;
@@ -248,16 +251,26 @@ export class SimulatedKubelet extends Reconciler {
   }
 
   private async finishDelete(pod: KubeObject): Promise<void> {
-    await this.writer.delete('', 'pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata!.uid } });
+    await this.kubeletOf(pod).delete('', 'pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata!.uid } });
+  }
+
+  /** The kubelet of the node the pod is bound to. */
+  private kubeletOf(pod: KubeObject): ControllerClient {
+    return this.clientFor(String(spec(pod).nodeName));
   }
 
   private writeStatus(pod: KubeObject, fn: (s: Obj) => void): Promise<KubeObject | undefined> {
-    return this.writer.mutate('', 'pods', pod.metadata!.namespace, pod.metadata!.name!, (o) => {
+    return this.writeStatusAs(this.kubeletOf(pod), pod, fn);
+  }
+
+  private writeStatusAs(writer: ControllerClient, pod: KubeObject, fn: (s: Obj) => void): Promise<KubeObject | undefined> {
+    // upstream's kubelet and pod GC patch the status (authorized as patch)
+    return writer.mutate('', 'pods', pod.metadata!.namespace, pod.metadata!.name!, (o) => {
       if (o.metadata?.deletionTimestamp && status(o).phase !== 'Running') return false;
       const s: Obj = ((o['status'] as Obj) ??= {});
       fn(s);
       return true;
-    }, { subresource: 'status', uid: pod.metadata!.uid });
+    }, { subresource: 'status', uid: pod.metadata!.uid, patch: true });
   }
 }
 

@@ -54,31 +54,30 @@ export class SimulatedNodes {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private kubelet: ControllerClient,
+    /** Node `node`'s kubelet client (system:node:<node>): each node registers itself and renews its own Lease. */
+    private kubelet: (node: string) => ControllerClient,
     private count: number,
     private log: (l: string) => void,
   ) {}
 
   async start(): Promise<void> {
     if (this.count <= 0) return;
-    await this.kubelet.create('', 'namespaces', undefined, { metadata: { name: NODE_LEASE_NAMESPACE } }).catch((e) => {
-      if (!isAlreadyExists(e)) throw e;
-    });
     for (let i = 1; i <= this.count; i++) {
       const node = nodeObject(i);
       const status = node['status'];
+      const kubelet = this.kubelet(node.metadata!.name!);
       try {
-        await this.kubelet.create('', 'nodes', undefined, node);
+        await kubelet.create('', 'nodes', undefined, node);
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
       }
       // the status sub-resource holds capacity and conditions (a create drops status on kinds that have one)
-      await this.kubelet.mutate('', 'nodes', undefined, node.metadata!.name!, (o) => {
+      await kubelet.mutate('', 'nodes', undefined, node.metadata!.name!, (o) => {
         const cur = o['status'] as Record<string, unknown> | undefined;
         if (cur?.['allocatable']) return false;
         o['status'] = status;
         return true;
-      }, { subresource: 'status' });
+      }, { subresource: 'status', patch: true });
     }
     await this.renew();
     this.timer = setInterval(() => void this.renew().catch((e) => this.log(`node leases: ${(e as Error).message}`)), RENEW_MS);
@@ -89,12 +88,13 @@ export class SimulatedNodes {
     const now = nowTimestamp().replace('Z', '.000000Z');
     for (let i = 1; i <= this.count; i++) {
       const name = simulatedNodeName(i);
-      const updated = await this.kubelet.mutate('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, name, (o) => {
+      const kubelet = this.kubelet(name);
+      const updated = await kubelet.mutate('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, name, (o) => {
         (o['spec'] as Record<string, unknown>)['renewTime'] = now;
         return true;
       });
       if (updated) continue;
-      await this.kubelet
+      await kubelet
         .create('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, {
           metadata: { name, namespace: NODE_LEASE_NAMESPACE },
           spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, renewTime: now },

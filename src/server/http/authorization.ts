@@ -3,12 +3,14 @@
 // non-resource URLs. Impersonation headers are authorized here too (verb `impersonate`, asked by the
 // authentication step). A denial is upstream's 403; a request without a user is never allowed.
 import type { IncomingMessage } from 'node:http';
-import { SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
+import { nodeIdentity, SYSTEM_MASTERS, type UserInfo } from '../auth/user.js';
 import type { ImpersonationCheck } from '../auth/impersonation.js';
 import { forbidden, nonResourceAttributes, resourceAttributes, type Attributes, type AuthorizationResult, type Authorizer } from '../authz/attributes.js';
 import { reconcileBootstrapPolicy } from '../authz/bootstrap-policy.js';
 import { AuthorizationConfigReloader, AuthorizationSetupError, authorizersFromConfig, authorizersFromModes, loadAuthorizationConfig } from '../authz/config-source.js';
 import { RbacAuthorizer } from '../authz/rbac.js';
+import { NodeAuthorizer } from '../authz/node.js';
+import { NODE_RULES } from '../authz/node-rules.js';
 import { CachedRbacSource } from '../authz/rbac-source.js';
 import { alwaysAllow, UnionAuthorizer } from '../authz/union.js';
 import { WebhookAuthorizer } from '../authz/webhook.js';
@@ -89,7 +91,8 @@ function selectedName(query: URLSearchParams): string {
 function defaultModes(auth: Authentication): string[] {
   // a loopback server without credentials configured keeps today's local admin posture;
   // once authentication is configured (or the server is reachable) RBAC decides
-  return auth.authenticator.posture === 'local-admin' ? ['AlwaysAllow'] : ['RBAC'];
+  // once authentication is configured the kubelets are authorized as upstream's kubeadm sets it: Node,RBAC
+  return auth.authenticator.posture === 'local-admin' ? ['AlwaysAllow'] : ['Node', 'RBAC'];
 }
 
 export async function createAuthorization(d: AuthorizationDeps): Promise<Authorization> {
@@ -98,8 +101,10 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
     throw new AuthorizationSetupError('--authorization-config cannot be used with --authorization-mode');
   const source = new CachedRbacSource(d.caches, d.store);
   const rbac = new RbacAuthorizer(source);
+  const node = new NodeAuthorizer(d.caches, d.store);
   const parts = {
     rbac,
+    node,
     log: d.log,
     webhook: {
       configFile: flags.authorizationWebhookConfigFile,
@@ -117,7 +122,7 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
   } else {
     const modes = flags.authorizationMode?.length ? flags.authorizationMode : defaultModes(d.authentication);
     list = authorizersFromModes(modes, parts);
-    const why = modes[0] === 'RBAC' ? 'credentials are configured or the server is reachable beyond loopback' : 'local development server, no credentials configured';
+    const why = modes.includes('RBAC') ? 'credentials are configured or the server is reachable beyond loopback' : 'local development server, no credentials configured';
     describe = `${modes.join(',')}${flags.authorizationMode?.length ? '' : ` (default: ${why})`}`;
   }
   const union = new UnionAuthorizer([privilegedGroups, ...list]);
@@ -163,6 +168,9 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
             out.incomplete = true;
             errs.push(r.error);
           }
+        } else if (a === node) {
+          // upstream's Node authorizer resolves its static rules for nodes (the graph-checked ones included)
+          if (nodeIdentity(user)) for (const x of NODE_RULES) out.resourceRules.push(omitEmpty({ verbs: [...x.verbs], apiGroups: x.apiGroups, resources: x.resources }));
         } else if (a instanceof WebhookAuthorizer) {
           out.incomplete = true;
           errs.push('webhook authorizer does not support user rule resolution');
@@ -194,7 +202,7 @@ export async function createAuthorization(d: AuthorizationDeps): Promise<Authori
     async start() {
       const rs = (plural: string) => resourceStoreFor(d.types.lookup(RBAC_GROUP, 'v1', plural)!, d.store);
       await reconcileBootstrapPolicy({ clusterRoles: rs('clusterroles'), clusterRoleBindings: rs('clusterrolebindings'), admission: d.admission }, d.log);
-      aggregation = new AggregationController(source, { rs: rs('clusterroles'), admission: d.admission }, d.log);
+      aggregation = new AggregationController(source, { rs: rs('clusterroles'), admission: d.admission }, d.log, z);
       await aggregation.start();
     },
     reload: () => reloader?.reload() ?? Promise.resolve(),

@@ -6,7 +6,7 @@ import { errors, failure } from '../../../api/status.js';
 import type { AdmissionChain } from '../../http/admission.js';
 import { nowTimestamp, type ResourceStore } from '../resource-store.js';
 import type { FieldError, KubeObject } from '../types.js';
-import type { WriteContext } from './context.js';
+import { authorizeWrite, type WriteContext } from './context.js';
 import { admitVirtualCreate } from './virtual.js';
 
 type Obj = Record<string, any>;
@@ -27,6 +27,7 @@ function validateBinding(binding: KubeObject, name: string): void {
  * being deleted, 404 when gone. `uid`: the pod must still be this one (the Binding's metadata.uid).
  */
 export async function bindPod(t: { rs: ResourceStore; admission: AdmissionChain }, ctx: WriteContext, namespace: string, name: string, body: KubeObject): Promise<KubeObject> {
+  await authorizeWrite(ctx, t.rs.type, 'create', namespace, name, 'binding');
   const binding = await admitVirtualCreate(t.admission, ctx, { type: t.rs.type, namespace, name, subresource: 'binding', object: body, kind: { group: '', version: 'v1', kind: 'Binding' } }, (b) =>
     validateBinding(b, name),
   );

@@ -21,6 +21,27 @@ export interface WriteContext {
   apiVersion?: string;
   /** Set once server-side apply has computed managedFields for this write. */
   appliedManagedFields?: boolean;
+  /**
+   * Authorization of an in-process component's write (controllers, scheduler, kubelets), asked by the pipeline
+   * before anything else as the chain asks it of an HTTP request; a 403 StatusError when denied. Absent for
+   * writes the chain authorized already and for the API server's own loopback writes (system:masters).
+   */
+  authorize?: (w: WriteAttributes) => Promise<void>;
+}
+
+/** What a write is, for authorization: the attributes the chain derives from a request's RequestInfo. */
+export interface WriteAttributes {
+  verb: 'create' | 'update' | 'patch' | 'delete';
+  group: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+}
+
+/** Asks the context's authorizer about a write of `type` (nothing for writes authorized already). */
+export function authorizeWrite(ctx: WriteContext, type: { group: string; plural: string; scope: string }, verb: WriteAttributes['verb'], namespace: string | undefined, name: string, subresource = ''): Promise<void> | undefined {
+  return ctx.authorize?.({ verb, group: type.group, resource: type.plural, subresource, namespace: type.scope === 'Namespaced' ? (namespace ?? '') : '', name });
 }
 
 /** Where a write goes: the type's store and the admission chain every write passes. */
@@ -34,9 +55,14 @@ export const APISERVER_USER = 'system:apiserver';
 /** Field manager of the API server's loopback writes (upstream derives it from the loopback User-Agent). */
 export const APISERVER_MANAGER = 'kube-apiserver';
 
-/** A context for an in-process component writing as `user` under field manager `manager`. */
+/** A context for the API server's own loopback writes as `user` (system:masters) under field manager `manager`. */
 export function componentContext(user: string, manager: string, signal?: AbortSignal, dryRun = false): WriteContext {
   return { user: serverComponent(user), fieldManager: manager, dryRun, warnings: [], signal };
+}
+
+/** A context for an in-process component writing as `user`, authorized by `authorize` before the pipeline runs. */
+export function identityContext(user: UserInfo, manager: string, authorize: WriteContext['authorize'], signal?: AbortSignal): WriteContext {
+  return { user, fieldManager: manager, dryRun: false, warnings: [], signal, authorize };
 }
 
 /**

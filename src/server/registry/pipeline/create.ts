@@ -9,7 +9,7 @@ import type { AdmissionAttributes } from '../../http/admission.js';
 import { dropDisabledFields } from '../disabled-fields.js';
 import type { SystemFields } from '../resource-store.js';
 import type { KubeObject } from '../types.js';
-import { optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
+import { authorizeWrite, optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
 import { recordUpdate } from './managed.js';
 import { validateForStore } from './validate.js';
 import { allocateServiceIPs, isServices, releaseAllocated } from './service-ips.js';
@@ -27,6 +27,8 @@ export function checkDepth(v: unknown): void {
 export async function createObject(t: WriteTarget, ctx: WriteContext, obj: KubeObject, ns: string | undefined): Promise<KubeObject> {
   const { rs } = t;
   const type = rs.type;
+  // a component's write is authorized first, as the chain authorizes a POST (the collection: no name)
+  await authorizeWrite(ctx, type, 'create', ns, '');
   checkDepth(obj);
   const meta = (obj.metadata ??= {});
   if (!meta.name && !meta.generateName)

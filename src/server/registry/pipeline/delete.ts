@@ -11,7 +11,7 @@ import type { KubeObject, ObjectMeta, ResourceType } from '../types.js';
 import { StoreError, type RevisionedStore } from '../../storage/types.js';
 import type { AdmissionAttributes, AdmissionChain } from '../../http/admission.js';
 import { isDryRun, type DeleteOptions, type Preconditions } from '../../http/rest/delete-options.js';
-import { componentContext, wireUser, type WriteContext } from './context.js';
+import { authorizeWrite, componentContext, wireUser, type WriteContext } from './context.js';
 
 export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
@@ -53,6 +53,7 @@ export async function deleteObject(
   const opts: DeleteOptions = structuredClone(options);
   // a component's delete (garbage collector, namespace controller ...) names only its user
   const user = typeof who === 'string' ? componentContext(who, '') : who;
+  await authorizeWrite(user, type, 'delete', namespace, name);
   const rs = new ResourceStore(type, deps.store);
   const ns = type.scope === 'Namespaced' ? namespace : undefined;
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) return unsafeDelete(deps, rs, ns, name, opts, user);

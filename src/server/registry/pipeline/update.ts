@@ -9,7 +9,7 @@ import { dropDisabledFields } from '../disabled-fields.js';
 import { canonicalApiVersion } from '../names.js';
 import type { StoredObject } from '../resource-store.js';
 import type { KubeObject, ResourceType } from '../types.js';
-import { optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
+import { authorizeWrite, optionsOf, wireUser, type WriteContext, type WriteTarget } from './context.js';
 import { checkDepth, dedupOwnerReferences } from './create.js';
 import { recordUpdate } from './managed.js';
 import { validateForStore } from './validate.js';
@@ -40,6 +40,7 @@ export async function updateObject(t: WriteTarget, ctx: WriteContext, next: Kube
   const { rs } = t;
   const type = rs.type;
   const name = cur.obj.metadata!.name ?? '';
+  await authorizeWrite(ctx, type, 'update', cur.obj.metadata?.namespace, name, sub);
   checkDepth(next);
   next.metadata ??= {};
   const rv = next.metadata?.resourceVersion;
