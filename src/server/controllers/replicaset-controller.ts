@@ -135,6 +135,8 @@ export class ReplicaSetController extends Reconciler {
             return pod;
           },
           (e: Error) => {
+            // as upstream's: a FailedCreate Event and the error in the log (a 403 when the controller's role is gone)
+            this.ctx.log(`${this.name}: ${owner.metadata!.namespace}/${owner.metadata!.name}: error creating pod: ${e.message}`);
             this.ctx.events.event(owner, 'Warning', 'FailedCreate', `Error creating: ${e.message}`);
             return undefined;
           },
