@@ -240,7 +240,8 @@ describe('modes', () => {
     }
     const { parseFlags } = await import('../../src/server/flags.js');
     expect(() => parseFlags(['--authorization-mode=RBAC', '--authorization-config=/x.yaml'])).toThrow('--authorization-config cannot be used with --authorization-mode');
-    expect(() => parseFlags(['--authorization-mode=RBAC,Node'])).toThrow('"Node" is not a valid mode');
+    expect(() => parseFlags(['--authorization-mode=RBAC,ABAC'])).toThrow('"ABAC" is not a valid mode');
+    expect(parseFlags(['--authorization-mode=Node,RBAC', '--token-auth-file=/t']).authorizationMode).toEqual(['Node', 'RBAC']);
     expect(() => parseFlags(['--authorization-mode=Webhook'])).toThrow('needs --authorization-webhook-config-file');
     expect(parseFlags(['--authorization-mode', 'Webhook,RBAC', '--authorization-webhook-config-file', '/k']).authorizationMode).toEqual(['Webhook', 'RBAC']);
   });

@@ -59,7 +59,14 @@ export class AggregationController {
   }
 
   async start(): Promise<void> {
-    await this.sync();
+    try {
+      await this.sync();
+    } catch (e) {
+      // refused (its service account lacks its role, or an authorizer denies everything): logged and retried with
+      // backoff, as upstream's controller; the server starts anyway
+      this.log(`clusterrole aggregation: ${(e as Error).message}`);
+      this.queue.add('all');
+    }
     const rev = await this.roles.rs.store.currentRevision();
     const watchFrom = (from: number) => {
       this.watch = this.roles.rs.store.watch(this.roles.rs.prefix(), from, {
