@@ -12,6 +12,7 @@ import { ClusterCache } from './controllers/cluster-cache.js';
 import { kubeconfigFetch } from './controllers/kubeconfig-fetch.js';
 import { RemoteClient, RemoteDiscovery } from './controllers/remote-client.js';
 import { RemoteFeed } from './controllers/remote-feed.js';
+import { ServiceAccountClients } from './controllers/remote-credentials.js';
 import { DEFAULT_LEASE_TIMINGS } from './controllers/leader-election.js';
 import { FlagError, leaderElectionProblem, parseDuration } from './flags.js';
 import { loadKubeconfig } from './proxy/kubeconfig.js';
@@ -30,6 +31,7 @@ interface CmFlags {
   simulatedPodRunMs?: number;
   eventTtlMs: number;
   hpaSyncPeriodMs?: number;
+  useServiceAccountCredentials: boolean;
 }
 
 const bool = (v: string, n: string) => {
@@ -42,6 +44,11 @@ const FLAGS: Record<string, { help: string; bool?: boolean; set: (f: CmFlags, v:
   kubeconfig: { help: 'kubeconfig of the API server to run against (its user is the one the writes are authorized as)', set: (f, v) => (f.kubeconfig = v) },
   context: { help: 'kubeconfig context (default: current-context)', set: (f, v) => (f.context = v) },
   controllers: { help: "controllers to run: '*' all (default), 'foo' enables, '-foo' disables", set: (f, v) => (f.controllers = v.split(',').map((x) => x.trim()).filter(Boolean)) },
+  'use-service-account-credentials': {
+    help: "each controller writes with its own service account's token (TokenRequest with this process's credential), as kubeadm runs kube-controller-manager (default false, as upstream's flag)",
+    bool: true,
+    set: (f, v, n) => (f.useServiceAccountCredentials = bool(v, n)),
+  },
   'leader-elect': { help: 'run only while holding the Leases kube-system/kube-controller-manager and kube-scheduler (default true)', bool: true, set: (f, v, n) => (f.leaderElect = bool(v, n)) },
   'leader-elect-lease-duration': { help: 'default 15s', set: (f, v, n) => (f.leaderElectLeaseDurationMs = parseDuration(v, n)) },
   'leader-elect-renew-deadline': { help: 'default 10s', set: (f, v, n) => (f.leaderElectRenewDeadlineMs = parseDuration(v, n)) },
@@ -69,6 +76,7 @@ export function parseControllerManagerFlags(argv: string[]): CmFlags {
     leaderElectRetryPeriodMs: DEFAULT_LEASE_TIMINGS.retryPeriodMs,
     simulatedNodes: 3,
     eventTtlMs: 3_600_000,
+    useServiceAccountCredentials: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -107,7 +115,8 @@ async function main(argv: string[]): Promise<void> {
   const creds = loadKubeconfig(flags.kubeconfig!, flags.context);
   // the global fetch unless the kubeconfig brings TLS material or basic auth it cannot take
   const custom = creds.ca || creds.cert || creds.insecureSkipTlsVerify || creds.tlsServerName || creds.username !== undefined;
-  const api = new ApiClient({ baseUrl: creds.server, token: creds.token, ...(custom ? { fetch: kubeconfigFetch(creds) } : {}) });
+  const transport = { baseUrl: creds.server, ...(custom ? { fetch: kubeconfigFetch(creds) } : {}) };
+  const api = new ApiClient({ ...transport, token: creds.token });
   const discovery = new RemoteDiscovery(api);
   await discovery.refresh();
   const log = (l: string) => void process.stderr.write(`${l}\n`);
@@ -119,7 +128,11 @@ async function main(argv: string[]): Promise<void> {
     eventTtlMs: flags.eventTtlMs,
     hpaSyncPeriodMs: flags.hpaSyncPeriodMs,
     kubelet: { startMs: flags.simulatedPodStartMs, readyMs: flags.simulatedPodReadyMs, runMs: flags.simulatedPodRunMs },
+    useServiceAccountCredentials: flags.useServiceAccountCredentials,
   };
+  // with --use-service-account-credentials each controller's client carries its service account's token; the
+  // scheduler and the kubelets use the kubeconfig's credential (this process has no node credentials)
+  const accounts = new ServiceAccountClients(api, transport, log);
   const manager = runManager(
     {
       log,
@@ -130,7 +143,7 @@ async function main(argv: string[]): Promise<void> {
           {
             log,
             signal,
-            client: (c) => new RemoteClient(api, discovery, c, signal),
+            client: (c) => new RemoteClient(accounts.clientFor(c.user), discovery, c, signal),
             feed: (cache: ClusterCache) => {
               const feed = new RemoteFeed(api, discovery, () => cache.kinds(), log, signal);
               feed.subscribe(cache);

@@ -93,7 +93,7 @@ describe('admission webhooks see every write path', () => {
     expect(budget.options).toMatchObject({ kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' });
   });
 
-  it('a controller write: the ReplicaSet controller creates pods as system:kube-controller-manager, mutated by the webhook', async () => {
+  it('a controller write: the ReplicaSet controller creates pods as its service account (--use-service-account-credentials), mutated by the webhook', async () => {
     await webhooks('validating', '/rs-v', [rule(['CREATE'], [''], ['pods'])]);
     await webhooks('mutating', '/rs-m', [rule(['CREATE'], [''], ['pods'])]);
     f.wh.reply = (r, path) => (path === '/rs-m' ? patch(r, [{ op: 'add', path: '/metadata/labels/admitted', value: 'yes' }]) : allow(r));
@@ -112,7 +112,7 @@ describe('admission webhooks see every write path', () => {
     expect(created.metadata.labels).toMatchObject({ app: 'web', admitted: 'yes' });
     const seen = requests('/rs-v', (q) => q.object.metadata.labels?.app === 'web');
     expect(seen).toHaveLength(1);
-    expect(seen[0].userInfo.username).toBe('system:kube-controller-manager');
+    expect(seen[0].userInfo.username).toBe('system:serviceaccount:kube-system:replicaset-controller');
     expect(seen[0].object.metadata.labels.admitted).toBe('yes');
     expect(created.metadata.managedFields.map((m: any) => m.manager)).toContain('kube-controller-manager');
   });
