@@ -20,6 +20,9 @@ let dir: string;
 let server: ApiServer;
 let child: ChildProcess | undefined;
 let childLog = '';
+let child2: ChildProcess | undefined;
+let child2Log = '';
+let kubeconfig = '';
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const r = await fetch(server.url + path, { method, headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json', Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -63,7 +66,7 @@ beforeAll(async () => {
   server = await testServer({ tokenAuthFile: tokens, disableControllerManager: true, controllers: ['*'], simulatedNodes: 0 });
   expect((await api('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', CONTROLLERS_ROLE)).status).toBe(201);
   expect((await api('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', BINDING)).status).toBe(201);
-  const kubeconfig = join(dir, 'kubeconfig');
+  kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(
     kubeconfig,
     ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: c', '  cluster:', `    server: ${server.url}`, 'contexts:', '- name: kcm', '  context: {cluster: c, user: kcm}', 'current-context: kcm', 'users:', '- name: kcm', `  user: {token: ${KCM}}`, ''].join('\n'),
@@ -75,9 +78,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
+  for (const c of [child, child2]) {
+    if (!c || c.exitCode !== null) continue;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
     await exited;
   }
   await server?.close();
@@ -125,4 +129,27 @@ describe('npm run controller-manager -- --kubeconfig F, against a server with --
     await until(async () => /forbidden: User "system:kube-controller-manager" cannot (get|update|create) resource "(replicasets|pods)"/.test(childLog), 'a 403 for system:kube-controller-manager');
     expect((await api('GET', '/api/v1/namespaces/default/pods')).body.items).toHaveLength(2);
   }, 120_000);
+
+  it("with --use-service-account-credentials a controller writes with its service account's token (TokenRequest)", async () => {
+    // the first process's identity is refused by now (its binding is gone); a second one, not electing, runs the
+    // ReplicaSet controller with the replicaset-controller account's token, which upstream's bootstrap role grants
+    const args = ['--kubeconfig', kubeconfig, '--use-service-account-credentials', '--leader-elect=false', '--controllers', 'replicaset-controller', '--simulated-nodes', '0'];
+    child2 = spawn(process.execPath, ['--import', tsx, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child2.stdout!.on('data', (d) => (child2Log += d));
+    child2.stderr!.on('data', (d) => (child2Log += d));
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'direct', namespace: 'default' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'direct' } }, template: { metadata: { labels: { app: 'direct' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    expect((await api('POST', '/apis/apps/v1/namespaces/default/replicasets', rs)).status).toBe(201);
+    await until(async () => (await api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Ddirect')).body.items.length === 1, 'the ReplicaSet pod', 20_000).catch((e) => {
+      throw new Error(`${e.message}\nsecond process said:\n${child2Log}`);
+    });
+    // the account was made by the controller manager, and the token it got is the account's
+    expect((await api('GET', '/api/v1/namespaces/kube-system/serviceaccounts/replicaset-controller')).status).toBe(200);
+    expect(childLog).toMatch(/User "system:kube-controller-manager" cannot create resource "pods"|forbidden: User "system:kube-controller-manager"/);
+    expect(child2Log).not.toMatch(/forbidden/);
+  }, 60_000);
 });

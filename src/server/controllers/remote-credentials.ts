@@ -2,7 +2,7 @@
 // SAControllerClientBuilder, each controller gets its own client whose token is its service account's, minted
 // with TokenRequest (POST serviceaccounts/<name>/token) by the controller manager's own credential after making
 // the account if it is missing; the token is requested again before it expires.
-import { ApiClient, type ClientOptions } from '../../client/index.js';
+import { ApiClient, ApiError, type ClientOptions } from '../../client/index.js';
 
 /** Token lifetime asked for (upstream's client builder asks for one hour and renews at 80%). */
 const EXPIRATION_SECONDS = 3600;
@@ -34,8 +34,8 @@ export class ServiceAccountClients {
     let pending: Promise<string> | undefined;
     const mint = async (): Promise<string> => {
       const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts`;
-      await this.own.request('POST', base, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } } }).catch((e: { status?: number; code?: number }) => {
-        if ((e.status ?? e.code) !== 409) throw e;
+      await this.own.request('POST', base, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } } }).catch((e: unknown) => {
+        if (!(e instanceof ApiError && e.code === 409)) throw e;
       });
       const r = await this.own.request<{ status?: { token?: string; expirationTimestamp?: string } }>('POST', `${base}/${encodeURIComponent(name)}/token`, {
         body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: EXPIRATION_SECONDS } },
