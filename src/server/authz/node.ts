@@ -171,8 +171,12 @@ export class NodeAuthorizer implements Authorizer {
 
   /** Waits until the caches hold every write made so far. */
   private async fresh(): Promise<void> {
-    await Promise.all([this.pods.start(), this.pvcs.start()]);
-    const rev = await this.store.currentRevision();
-    await Promise.all([this.pods.waitFresh(rev), this.pvcs.waitFresh(rev)]);
+    try {
+      await Promise.all([this.pods.start(), this.pvcs.start()]);
+      const rev = await this.store.currentRevision();
+      await Promise.all([this.pods.waitFresh(rev), this.pvcs.waitFresh(rev)]);
+    } catch {
+      // caches behind (or the store unreachable): decide on what they hold, as upstream's graph does
+    }
   }
 }
