@@ -55,6 +55,9 @@ describe('--controllers', () => {
       expect((await c.get('/apis/apps/v1/namespaces/default/replicasets')).body.items).toEqual([]);
       expect((await c.get('/apis/apps/v1/namespaces/default/deployments/bare')).body.status).toBeUndefined();
       expect((await c.get('/api/v1/nodes')).body.items).toEqual([]);
+      // no controller runs, so no controller's service account is made (--use-service-account-credentials)
+      const accounts = (await c.get('/api/v1/namespaces/kube-system/serviceaccounts')).body.items.map((a: any) => a.metadata.name);
+      expect(accounts.filter((n: string) => n !== 'default')).toEqual([]);
     } finally {
       await server.close();
     }

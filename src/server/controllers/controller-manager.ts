@@ -98,7 +98,7 @@ export function runControllerManager(deps: ControllerDeps, opts: ControllerManag
       leaseClient: (c) => new ApiWriter({ ...deps, signal: undefined }, c),
       startDeletion: async (signal) => {
         // each term, as upstream's controller manager makes its controllers' accounts before starting them
-        await ensureControllerServiceAccounts({ ...deps, signal }, signal);
+        await ensureControllerServiceAccounts({ ...deps, signal }, signal, opts.cluster.controllers);
         return startDeletionControllers({ ...deps, signal }, opts.listeners?.() ?? [], opts.cluster.controllers);
       },
       startCluster: (roles, signal) =>
