@@ -3,6 +3,7 @@ import { allow, deny, type Attributes } from '../authz/attributes.js';
 import { podReferences } from '../authz/node.js';
 import { kubeletMaySetLabel } from '../admission/node-restriction.js';
 import type { KubeObject } from '../registry/types.js';
+import { parseFlags } from '../flags.js';
 import { authorizeAs, COMPONENTS, controllerComponent, kubeletComponent, userOf } from './identities.js';
 
 describe('component identities', () => {
@@ -18,6 +19,8 @@ describe('component identities', () => {
     expect(COMPONENTS.controllerManager.groups).not.toContain('system:masters');
     expect(COMPONENTS.scheduler).toMatchObject({ user: 'system:kube-scheduler', groups: ['system:authenticated'] });
     expect(kubeletComponent('n1')).toEqual({ manager: 'kubelet', user: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] });
+    expect(parseFlags([]).useServiceAccountCredentials).toBe(true);
+    expect(parseFlags(['--use-service-account-credentials=false']).useServiceAccountCredentials).toBe(false);
   });
 
   it("builds the chain's attributes for a write; a denial is a 403 naming the user", async () => {
