@@ -60,33 +60,49 @@ export class SimulatedNodes {
     private log: (l: string) => void,
   ) {}
 
+  private registered = new Set<number>();
+
   async start(): Promise<void> {
     if (this.count <= 0) return;
-    for (let i = 1; i <= this.count; i++) {
-      const node = nodeObject(i);
-      const status = node['status'];
-      const kubelet = this.kubelet(node.metadata!.name!);
-      try {
-        await kubelet.create('', 'nodes', undefined, node);
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
-      // the status sub-resource holds capacity and conditions (a create drops status on kinds that have one)
-      await kubelet.mutate('', 'nodes', undefined, node.metadata!.name!, (o) => {
-        const cur = o['status'] as Record<string, unknown> | undefined;
-        if (cur?.['allocatable']) return false;
-        o['status'] = status;
-        return true;
-      }, { subresource: 'status', patch: true });
-    }
-    await this.renew();
-    this.timer = setInterval(() => void this.renew().catch((e) => this.log(`node leases: ${(e as Error).message}`)), RENEW_MS);
+    // a kubelet refused (e.g. no Node authorizer and no binding for system:nodes) logs and tries again at its next
+    // heartbeat, as a kubelet does; the rest of the cluster runs on
+    await this.heartbeat();
+    this.timer = setInterval(() => void this.heartbeat(), RENEW_MS);
     this.timer.unref();
+  }
+
+  private async heartbeat(): Promise<void> {
+    for (let i = 1; i <= this.count; i++) {
+      if (this.registered.has(i)) continue;
+      await this.register(i).then(
+        () => this.registered.add(i),
+        (e) => this.log(`kubelet ${simulatedNodeName(i)}: unable to register node: ${(e as Error).message}`),
+      );
+    }
+    await this.renew().catch((e) => this.log(`node leases: ${(e as Error).message}`));
+  }
+
+  private async register(i: number): Promise<void> {
+    const node = nodeObject(i);
+    const status = node['status'];
+    const kubelet = this.kubelet(node.metadata!.name!);
+    try {
+      await kubelet.create('', 'nodes', undefined, node);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+    // the status sub-resource holds capacity and conditions (a create drops status on kinds that have one)
+    await kubelet.mutate('', 'nodes', undefined, node.metadata!.name!, (o) => {
+      const cur = o['status'] as Record<string, unknown> | undefined;
+      if (cur?.['allocatable']) return false;
+      o['status'] = status;
+      return true;
+    }, { subresource: 'status', patch: true });
   }
 
   private async renew(): Promise<void> {
     const now = nowTimestamp().replace('Z', '.000000Z');
-    for (let i = 1; i <= this.count; i++) {
+    for (const i of this.registered) {
       const name = simulatedNodeName(i);
       const kubelet = this.kubelet(name);
       const updated = await kubelet.mutate('coordination.service.io', 'leases', NODE_LEASE_NAMESPACE, name, (o) => {
