@@ -10,9 +10,6 @@ import type { StoreWatch } from '../storage/types.js';
 import { mutateObject } from './controller-support.js';
 import { WorkQueue } from './work-queue.js';
 
-/** upstream's clusterrole-aggregation-controller runs with its own service account. */
-export const AGGREGATION_USER = 'system:serviceaccount:kube-system:clusterrole-aggregation-controller';
-
 type Source = RbacSource & { allClusterRoles(): Iterable<KubeObject> };
 
 const selectorsOf = (o: KubeObject): unknown[] | undefined => {

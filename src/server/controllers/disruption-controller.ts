@@ -18,8 +18,6 @@ import { WorkQueue } from './work-queue.js';
 import { controllerContext } from './identities.js';
 import { updateObject } from '../registry/pipeline/update.js';
 
-export const DISRUPTION_CONTROLLER_USER = 'system:serviceaccount:kube-system:disruption-controller';
-
 /** How long a pod evicted through the budget (status.disruptedPods) is expected to take to start terminating. */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
 

@@ -24,8 +24,6 @@ import type { FeedEvent, FeedItem, FeedListener, ObjectFeed } from './object-fee
 import { parseKey } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 
-export const GC_USER = 'system:serviceaccount:kube-system:generic-garbage-collector';
-
 /** How long to wait before looking again at an object whose owner kind is not served (yet). */
 const UNRESOLVED_RECHECK_MS = 30_000;
 

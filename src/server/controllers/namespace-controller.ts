@@ -12,7 +12,6 @@ import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './ob
 import { WorkQueue } from './work-queue.js';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
-export const NAMESPACE_CONTROLLER_USER = 'system:serviceaccount:kube-system:namespace-controller';
 
 /** A batch of content deletions produces many events: let them settle before looking again. */
 const SETTLE_MS = 50;
