@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configMap, createNamespace, JSON_HEADERS, startServerProcess, type ServerProcess } from './server-process.js';
 
-const SMALL = '3m';
+const SMALL = '4m';
 const BIG = '64m';
 const NS = 'full';
 
