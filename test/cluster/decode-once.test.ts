@@ -1,6 +1,6 @@
 // Each object version is decoded once per process: the in-process controllers read the watch caches' decoded
-// objects (ObjectFeed), not a copy of their own. Counted with the server's decode counter (served as
-// periscope_storage_decodes_total) over a Deployment rolled out by the controllers, scheduler and kubelets.
+// objects (ObjectFeed), not a copy of their own, and every write starts from the watch cache's object. Counted
+// with the server's decode counter (served as periscope_storage_decodes_total) over a Deployment rolled out by the controllers, scheduler and kubelets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../../src/server/app.js';
 import { storageDecodes } from '../../src/server/registry/decode-count.js';
@@ -41,10 +41,11 @@ describe('decode counter', () => {
     console.log(`decode-once: ${versions} object versions written, ${decodes} decodes (${(decodes / versions).toFixed(2)} per version)`);
     expect(versions).toBeGreaterThan(60);
     // the watch cache decodes each version once; the controllers' feeds used to decode every version again
-    // (twice: two feeds, 3+ decodes per version). What remains above 1 per version are reads for writes outside
-    // the controllers' feed: the Priority admission plugin reading PriorityClasses from storage, pods/binding
-    // and the garbage collector reading the current object (see the report of issue 31)
-    expect(decodes).toBeLessThan(2 * versions);
+    // (twice: two feeds, 3+ decodes per version), then reads for writes decoded their own copy (1.42 per version).
+    // Updates now start from the watch cache's object (upstream's cachedExistingObject) and reads for writes take
+    // the cache's copy of the version storage returns: what may remain is an object read before the cache has
+    // applied it and its wait ran out (CACHE_CATCH_UP_MS), and the admission configuration caches' first load
+    expect(decodes).toBeLessThanOrEqual(Math.ceil(1.05 * versions));
     // the /metrics figure is the same counter
     const m = await fetch(`${server.url}/metrics`).then((r) => r.text());
     expect(Number(/^periscope_storage_decodes_total (\d+)$/m.exec(m)?.[1])).toBeGreaterThanOrEqual(d0 + decodes);

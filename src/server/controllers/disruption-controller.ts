@@ -181,7 +181,7 @@ export class DisruptionController implements FeedListener {
     for (let i = 0; ; i++) {
       let cur;
       try {
-        cur = await rs.read(ns, name);
+        cur = await rs.readShared(ns, name); // read only: the update below writes a copy
       } catch {
         return; // unreadable budget: nothing to maintain
       }
@@ -312,7 +312,7 @@ export class DisruptionController implements FeedListener {
   private async readController(ref: OwnerReference, ns: string): Promise<{ type: ResourceType; obj: KubeObject } | undefined> {
     const type = typeForOwner(this.deps.types, ref);
     if (!type || type.scope !== 'Namespaced' || !type.subresources.some((s) => s.name === 'scale')) return undefined;
-    const cur = await new ResourceStore(type, this.deps.store).read(ns, ref.name);
+    const cur = await new ResourceStore(type, this.deps.store).readShared(ns, ref.name);
     if (!cur || cur.obj.metadata?.uid !== ref.uid) return undefined;
     return { type, obj: cur.obj };
   }

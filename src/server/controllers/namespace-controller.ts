@@ -95,7 +95,7 @@ export class NamespaceController implements FeedListener {
     const rs = new ResourceStore(nsType, this.deps.store);
     const w = { rs, admission: this.deps.admission };
     const ctx = componentContext(NAMESPACE_CONTROLLER_USER, 'kube-controller-manager', this.deps.signal);
-    const cur = await rs.read(undefined, name);
+    const cur = await rs.readShared(undefined, name); // read only
     if (!cur?.obj.metadata?.deletionTimestamp) return;
     const uid = cur.obj.metadata.uid;
     if ((cur.obj.status as { phase?: string } | undefined)?.phase !== 'Terminating')

@@ -82,8 +82,9 @@ async function admit(deps: DeleteDeps, rs: ResourceStore, obj: KubeObject | unde
   await deps.admission.validate(attrs);
 }
 
+/** The stored object, shared read-only (the watch cache's decoded copy of the stored version): writes below copy it. */
 async function mustRead(rs: ResourceStore, ns: string | undefined, name: string): Promise<StoredObject> {
-  const cur = await rs.read(ns, name);
+  const cur = await rs.readShared(ns, name);
   if (!cur) throw errors.notFound(rs.target(name));
   return cur;
 }
@@ -149,7 +150,7 @@ async function removeNow(
       return { obj, deleted: true };
     } catch (e) {
       if (isStatusCode(e, 404)) cur = undefined;
-      else if (isStatusCode(e, 409) && i < MAX_RETRIES) cur = await rs.read(ns, name);
+      else if (isStatusCode(e, 409) && i < MAX_RETRIES) cur = await rs.readShared(ns, name);
       else throw e;
     }
   }
@@ -189,7 +190,7 @@ async function updateForGracefulDeletionAndFinalizers(
       written = await storeUpdate(rs, existing.key, next, existing, { dryRun: isDryRun(opts) });
     } catch (e) {
       if (isStatusCode(e, 409) && i < MAX_RETRIES) {
-        existing = await rs.read(ns, name);
+        existing = await rs.readShared(ns, name);
         continue;
       }
       throw e;
@@ -366,7 +367,7 @@ async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string
         return { obj: written.obj, deleted: written.deleted };
       } catch (e) {
         if (isStatusCode(e, 409) && i < MAX_RETRIES) {
-          existing = await rs.read(undefined, name);
+          existing = await rs.readShared(undefined, name);
           continue;
         }
         throw e;
