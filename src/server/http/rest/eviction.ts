@@ -65,7 +65,10 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
   // pods that are not running (or already going) cost no disruption: delete them directly
   let pod!: StoredObject;
   for (let i = 0; ; i++) {
-    pod = await s.rs.mustRead(ns, name);
+    // read only (the watch cache's copy of the stored version)
+    const cur = await s.rs.readShared(ns, name);
+    if (!cur) throw errors.notFound(s.rs.target(name));
+    pod = cur;
     if (!canIgnorePDB(pod.obj)) break;
     let opts = original;
     if (shouldEnforceResourceVersion(pod.obj) && rvUnset) opts = withResourceVersion(original, pod.obj.metadata!.resourceVersion!);
@@ -118,7 +121,7 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
       } catch (e) {
         if (!isConflict(e)) throw e;
         if (i >= RETRIES) throw errors.timeout(`couldn't update PodDisruptionBudget "${pdbName}" due to conflicts`, 10);
-        const fresh = await pdbRs.read(ns, pdbName);
+        const fresh = await pdbRs.readShared(ns, pdbName); // checkAndDecrement writes a copy
         if (!fresh) throw errors.notFound(pdbRs.target(pdbName));
         pdb = fresh;
       }
@@ -232,7 +235,8 @@ async function addDisruptionCondition(t: WriteTarget, ctx: WriteContext, ns: str
   if (isDryRun(opts)) return opts;
   const rs = t.rs;
   for (let i = 0; ; i++) {
-    const cur = await rs.mustRead(ns, name);
+    const cur = await rs.readShared(ns, name);
+    if (!cur) throw errors.notFound(rs.target(name));
     rs.checkPreconditions(cur.obj, opts.preconditions);
     const next = structuredClone(cur.obj);
     const st = (next.status ??= {}) as Obj;
