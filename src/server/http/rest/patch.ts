@@ -67,7 +67,9 @@ export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<voi
           if (patchType !== 'apply' || sub) throw errors.notFound(s.rs.target(s.info.name));
           return { code: 201, result: served(s, await applyCreate(s, deps, structuredClone(patch.value) as KubeObject, manager, force, ns, dryRun, level, patch.duplicates)) };
         }
-        return { code: 200, result: await patchExisting(s, deps, cur, patchType, patch.value, { manager, force, dryRun, level, duplicates: patch.duplicates }) };
+        // a result may share the patch's subtrees, and defaulting writes into it: a retry needs the patch as sent
+        const value = cur.suggested ? structuredClone(patch.value) : patch.value;
+        return { code: 200, result: await patchExisting(s, deps, cur, patchType, value, { manager, force, dryRun, level, duplicates: patch.duplicates }) };
       });
       respondObject(s, code, result, n);
       return;

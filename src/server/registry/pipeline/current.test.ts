@@ -10,7 +10,8 @@ import { resourceStoreFor } from '../resource-store.js';
 import type { KubeObject } from '../types.js';
 import { componentContext } from './context.js';
 import { createObject } from './create.js';
-import { mutateObject } from './update.js';
+import { fromCurrent } from './current.js';
+import { mutateObject, updateObject } from './update.js';
 
 async function setup() {
   const store = new MemoryStore();
@@ -84,6 +85,25 @@ describe('updates from the watch cache object', () => {
     };
     await mutateObject(t, ctx, 'default', 'cm', removeF);
     expect((await stored()).metadata?.finalizers).toBeUndefined();
+  });
+
+  it('a PUT naming the stored resourceVersion succeeds though the cache is behind; a failure on a current object is not retried', async () => {
+    const { t, ctx, cache, stored } = await setup();
+    await createObject(t, ctx, cm({ a: '1' }), 'default');
+    const v1 = Object.freeze(await stored());
+    await mutateObject(t, ctx, 'default', 'cm', (o) => ((o.data as Record<string, string>).a = '2', true));
+    const v2 = await stored();
+    cache.obj = v1;
+    const body = () => ({ ...cm({ a: '3' }), metadata: { name: 'cm', namespace: 'default', resourceVersion: v2.metadata!.resourceVersion } });
+    const seen: string[] = [];
+    const out = await fromCurrent(t.rs, 'default', 'cm', false, (cur) => (seen.push(cur!.obj.metadata!.resourceVersion!), updateObject(t, ctx, body(), cur!, '')));
+    expect(seen).toEqual([v1.metadata!.resourceVersion, v2.metadata!.resourceVersion]);
+    expect(out.data).toEqual({ a: '3' });
+    // the cache current: an attempt's own failure stands after one look at storage
+    cache.obj = Object.freeze(await stored());
+    let attempts = 0;
+    await expect(fromCurrent(t.rs, 'default', 'cm', false, async () => (attempts++, Promise.reject(new Error('denied'))))).rejects.toThrow('denied');
+    expect(attempts).toBe(1);
   });
 
   it('a current cached object is written over without a storage decode', async () => {
