@@ -36,8 +36,12 @@ export function cachedObjects(store: RevisionedStore, typePrefix: string): Cache
   return c?.ready ? c : undefined;
 }
 
-/** How long a read waits for the watch cache to reach a version storage already returned, before decoding it itself. */
-export const CACHE_CATCH_UP_MS = 250;
+/**
+ * How long a read waits for the watch cache to reach a version storage already returned, before decoding it
+ * itself: the local stores' caches catch up within an event-loop turn, etcd's within its watch latency; a cache
+ * further behind costs a decode, never more delay than this.
+ */
+export const CACHE_CATCH_UP_MS = 50;
 
 /** Deep-freezes shared objects handed to writers when PERISCOPE_FREEZE_SHARED=1 (tests: a write into one throws). */
 const FREEZE = process.env['PERISCOPE_FREEZE_SHARED'] === '1';
