@@ -10,13 +10,14 @@
 import { StatusError } from '../../api/status.js';
 import { toScale } from '../http/rest/scale.js';
 import { selectorMatches } from '../registry/builtin-helpers.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../registry/types.js';
 import { typeForOwner, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 import { componentContext } from '../registry/pipeline/context.js';
 import { updateObject } from '../registry/pipeline/update.js';
+import { typePrefix } from '../registry/keys.js';
 
 export const DISRUPTION_CONTROLLER_USER = 'system:serviceaccount:kube-system:disruption-controller';
 
@@ -250,7 +251,7 @@ export class DisruptionController implements FeedListener {
       for (const kv of page.kvs) {
         let pod: KubeObject;
         try {
-          pod = decodeFromStorage(kv);
+          pod = sharedOrDecoded(this.deps.store, typePrefix(podType), kv); // read only
         } catch {
           continue;
         }

@@ -5,7 +5,7 @@
 import { componentContext } from '../registry/pipeline/context.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
 import { typePrefix } from '../registry/keys.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { isGoneOrChanged, mutateObject, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
@@ -136,7 +136,7 @@ export class NamespaceController implements FeedListener {
       for (const kv of page.kvs) {
         let obj: KubeObject;
         try {
-          obj = decodeFromStorage(kv);
+          obj = sharedOrDecoded(this.deps.store, prefix, kv); // read only
         } catch (e) {
           left++;
           failure ??= `${t.plural}.${t.group}: ${(e as Error).message}`;

@@ -92,6 +92,16 @@ export function decodeFromStorage(kv: KeyValue): KubeObject {
   return obj;
 }
 
+/**
+ * A stored key-value of the type under `typePrefix` as an object: the watch cache's copy of exactly that version
+ * when a loaded cache holds it (shared, read only), else decoded here. For reads that range over many objects
+ * (quota usage, a budget's pods, a namespace's content) and only look at them.
+ */
+export function sharedOrDecoded(store: RevisionedStore, typePrefix: string, kv: KeyValue): KubeObject {
+  const o = cachedObjects(store, typePrefix)?.objectAt(kv.key, kv.modRevision);
+  return o === undefined ? decodeFromStorage(kv) : freezeShared(o);
+}
+
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export function generateNameSuffix(): string {
   let s = '';

@@ -516,7 +516,7 @@ export class WatchCacheSet {
     private opts: CacheOptions = {},
   ) {
     // reads for writes in the registry start from these caches' decoded objects (registry/cached-objects.ts)
-    provideCachedObjects(store, (prefix) => this.caches.get(prefix));
+    provideCachedObjects(store, (prefix) => this.caches.get(prefix)); // a lookup, never a new cache
   }
 
   get(prefix: string): WatchCache {

@@ -2,7 +2,7 @@
 // (upstream pkg/registry/core/pod/storage/eviction.go).
 import { errors, failure, StatusError, type Status } from '../../../api/status.js';
 import { selectorMatches, isEmptySelector } from '../../registry/builtin-helpers.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore, type StoredObject } from '../../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore, type StoredObject } from '../../registry/resource-store.js';
 import { APISERVER_MANAGER, APISERVER_USER, componentContext, type WriteContext, type WriteTarget } from '../../registry/pipeline/context.js';
 import { updateObject } from '../../registry/pipeline/update.js';
 import { admitVirtualCreate } from '../../registry/pipeline/virtual.js';
@@ -15,6 +15,7 @@ import { decodeObjectBody, dryRunOf } from './decode.js';
 import { isDryRun, normalizeDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { deleteObject } from '../../registry/pipeline/delete.js';
 import { negotiateFor, respondObject } from './output.js';
+import { typePrefix } from '../../registry/keys.js';
 
 export interface EvictionDeps {
   admission: AdmissionChain;
@@ -184,7 +185,7 @@ async function matchingBudgets(rs: ResourceStore, pod: KubeObject): Promise<Stor
   for (const kv of page.kvs) {
     let pdb: KubeObject;
     try {
-      pdb = decodeFromStorage(kv);
+      pdb = sharedOrDecoded(rs.store, typePrefix(rs.type), kv); // checkAndDecrement writes a copy
     } catch {
       continue;
     }
