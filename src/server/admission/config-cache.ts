@@ -6,7 +6,7 @@
 // deliver a committed change before the process handles its next I/O, so a configuration created, changed
 // or deleted takes effect on the next request; on etcd it takes effect within the watch's latency, as
 // upstream's informers do.
-import { decodeFromStorage } from '../registry/resource-store.js';
+import { sharedOrDecoded } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
 import type { RevisionedStore, StoreEvent, StoreWatch } from '../storage/types.js';
 
@@ -65,7 +65,7 @@ export class ConfigCache {
       for (;;) {
         const page = await this.store.range({ prefix: this.prefix, startKey, revision, limit: 1000 });
         revision = page.revision;
-        for (const kv of page.kvs) this.objects.set(kv.key, decodeFromStorage(kv));
+        for (const kv of page.kvs) this.objects.set(kv.key, sharedOrDecoded(this.store, this.prefix, kv));
         if (!page.more || page.kvs.length === 0) break;
         startKey = page.kvs[page.kvs.length - 1]!.key + '\0';
       }
@@ -85,7 +85,8 @@ export class ConfigCache {
     try {
       for (const ev of events) {
         if (ev.type === 'delete') this.objects.delete(ev.kv.key);
-        else this.objects.set(ev.kv.key, decodeFromStorage(ev.kv));
+        // the watch cache's copy of the version when it has applied it already (its watch was registered first)
+        else this.objects.set(ev.kv.key, sharedOrDecoded(this.store, this.prefix, ev.kv));
       }
     } catch {
       // a value that does not decode: the next reader lists again (and meets the error as a store read would)

@@ -11,7 +11,7 @@ import type { DeleteOptions } from '../http/rest/delete-options.js';
 import { ResourceStore, resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import type { Component, MutateOptions } from './client.js';
-import { sharedVersion, typeForResource, type ControllerDeps } from './controller-support.js';
+import { typeForResource, type ControllerDeps } from './controller-support.js';
 import { authorizeAs, userOf } from './identities.js';
 
 export { COMPONENTS } from './identities.js';
@@ -88,7 +88,7 @@ export class ApiWriter {
     const type = this.type(group, plural);
     const ctx = this.context(opts);
     // the writer's term is checked again before each attempt's write (ctx.signal)
-    return mutateObject(this.target(type), ctx, namespace, name, (o) => fn(o) && (this.fence(), true), { uid: opts.uid, subresource: opts.subresource, retries: 8, shared: sharedVersion(this.deps, type) });
+    return mutateObject(this.target(type), ctx, namespace, name, (o) => fn(o) && (this.fence(), true), { uid: opts.uid, subresource: opts.subresource, retries: 8 });
   }
 
   /** The stored object (read from storage, not a cache: leader election compares against the latest version). */
@@ -106,7 +106,7 @@ export class ApiWriter {
     const type = this.type(group, plural);
     const name = obj.metadata?.name ?? '';
     const t = this.target(type);
-    const cur = await t.rs.read(type.scope === 'Namespaced' ? namespace : undefined, name);
+    const cur = await t.rs.readShared(type.scope === 'Namespaced' ? namespace : undefined, name);
     if (!cur) throw errors.notFound(t.rs.target(name));
     if (!obj.metadata?.resourceVersion) throw errors.conflict(t.rs.target(name));
     return updateObject(t, this.context(), obj, cur, '');

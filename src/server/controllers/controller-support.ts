@@ -2,7 +2,6 @@
 // read-modify-write of one object with compare-and-swap retries through the write pipeline.
 import { StatusError } from '../../api/status.js';
 import type { AdmissionChain } from '../http/admission.js';
-import { typePrefix } from '../registry/keys.js';
 import { canonicalGroup } from '../registry/names.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import { ResourceStore } from '../registry/resource-store.js';
@@ -71,15 +70,6 @@ export function typeForOwner(types: TypeRegistry, ref: Pick<OwnerReference, 'api
     fallback ??= t;
   }
   return fallback;
-}
-
-/**
- * The watch cache's decoded copy of a stored version, if it holds exactly that one (ResourceStore.read's
- * `shared`): a read for a read-modify-write that copies anyway needs no decode of its own.
- */
-export function sharedVersion(deps: Pick<ControllerDeps, 'caches'>, type: ResourceType): (key: string, modRevision: number) => KubeObject | undefined {
-  const cache = deps.caches.get(typePrefix(type));
-  return (key, modRevision) => cache.objectAt(key, modRevision);
 }
 
 export const isGoneOrChanged = (e: unknown): boolean => e instanceof StatusError && (e.code === 404 || e.code === 409);

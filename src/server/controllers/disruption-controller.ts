@@ -10,13 +10,14 @@
 import { StatusError } from '../../api/status.js';
 import { toScale } from '../http/rest/scale.js';
 import { selectorMatches } from '../registry/builtin-helpers.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../registry/types.js';
 import { typeForOwner, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
 import { WorkQueue } from './work-queue.js';
 import { controllerContext } from './identities.js';
 import { updateObject } from '../registry/pipeline/update.js';
+import { typePrefix } from '../registry/keys.js';
 
 /** How long a pod evicted through the budget (status.disruptedPods) is expected to take to start terminating. */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
@@ -179,7 +180,7 @@ export class DisruptionController implements FeedListener {
     for (let i = 0; ; i++) {
       let cur;
       try {
-        cur = await rs.read(ns, name);
+        cur = await rs.readShared(ns, name); // read only: the update below writes a copy
       } catch {
         return; // unreadable budget: nothing to maintain
       }
@@ -248,7 +249,7 @@ export class DisruptionController implements FeedListener {
       for (const kv of page.kvs) {
         let pod: KubeObject;
         try {
-          pod = decodeFromStorage(kv);
+          pod = sharedOrDecoded(this.deps.store, typePrefix(podType), kv); // read only
         } catch {
           continue;
         }
@@ -310,7 +311,7 @@ export class DisruptionController implements FeedListener {
   private async readController(ref: OwnerReference, ns: string): Promise<{ type: ResourceType; obj: KubeObject } | undefined> {
     const type = typeForOwner(this.deps.types, ref);
     if (!type || type.scope !== 'Namespaced' || !type.subresources.some((s) => s.name === 'scale')) return undefined;
-    const cur = await new ResourceStore(type, this.deps.store).read(ns, ref.name);
+    const cur = await new ResourceStore(type, this.deps.store).readShared(ns, ref.name);
     if (!cur || cur.obj.metadata?.uid !== ref.uid) return undefined;
     return { type, obj: cur.obj };
   }

@@ -8,13 +8,12 @@ import { controllerContext } from './identities.js';
 import { deleteObject, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../registry/pipeline/delete.js';
 import type { PropagationPolicy } from '../http/rest/delete-options.js';
 import { objectKey } from '../registry/keys.js';
-import { ResourceStore } from '../registry/resource-store.js';
+import { resourceStoreFor } from '../registry/resource-store.js';
 import type { KubeObject, OwnerReference } from '../registry/types.js';
 import {
   isGoneOrChanged,
   mutateObject,
   removeFinalizer,
-  sharedVersion,
   targetForKey,
   typeForOwner,
   type ControllerDeps,
@@ -135,7 +134,7 @@ export class GarbageCollector implements FeedListener {
     if (!target) return;
     let cur;
     try {
-      cur = await target.rs.read(target.namespace, target.name);
+      cur = await target.rs.readShared(target.namespace, target.name); // read only
     } catch {
       return; // unreadable (corrupt): nothing the collector can do
     }
@@ -174,7 +173,7 @@ export class GarbageCollector implements FeedListener {
       }
       let owner;
       try {
-        owner = await new ResourceStore(t, this.deps.store).read(t.scope === 'Namespaced' ? namespace : undefined, ref.name, undefined, sharedVersion(this.deps, t)); // read only
+        owner = await resourceStoreFor(t, this.deps.store).readShared(t.scope === 'Namespaced' ? namespace : undefined, ref.name); // read only
       } catch {
         solid.push(ref); // unreadable owner: do not guess
         continue;
@@ -239,7 +238,7 @@ export class GarbageCollector implements FeedListener {
     for (const dk of this.dependents.get(uid) ?? []) {
       const t = targetForKey(this.deps, dk);
       if (!t) continue;
-      const d = await t.rs.read(t.namespace, t.name).catch(() => undefined);
+      const d = await t.rs.readShared(t.namespace, t.name).catch(() => undefined);
       if (deletingDependents(d?.obj)) return true;
     }
     return false;
@@ -262,7 +261,7 @@ export class GarbageCollector implements FeedListener {
       if (!t) continue;
       let dep;
       try {
-        dep = await t.rs.read(t.namespace, t.name);
+        dep = await t.rs.readShared(t.namespace, t.name);
       } catch {
         blocking++; // unreadable: assume it still blocks
         continue;

@@ -5,7 +5,7 @@
 import { controllerContext } from './identities.js';
 import { deleteObject } from '../registry/pipeline/delete.js';
 import { typePrefix } from '../registry/keys.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore } from '../registry/resource-store.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { isGoneOrChanged, mutateObject, typeForResource, type ControllerDeps } from './controller-support.js';
 import { parseKey, type FeedEvent, type FeedItem, type FeedListener } from './object-feed.js';
@@ -94,7 +94,7 @@ export class NamespaceController implements FeedListener {
     const rs = new ResourceStore(nsType, this.deps.store);
     const w = { rs, admission: this.deps.admission };
     const ctx = controllerContext(this.deps, 'namespace-controller');
-    const cur = await rs.read(undefined, name);
+    const cur = await rs.readShared(undefined, name); // read only
     if (!cur?.obj.metadata?.deletionTimestamp) return;
     const uid = cur.obj.metadata.uid;
     if ((cur.obj.status as { phase?: string } | undefined)?.phase !== 'Terminating')
@@ -135,7 +135,7 @@ export class NamespaceController implements FeedListener {
       for (const kv of page.kvs) {
         let obj: KubeObject;
         try {
-          obj = decodeFromStorage(kv);
+          obj = sharedOrDecoded(this.deps.store, prefix, kv); // read only
         } catch (e) {
           left++;
           failure ??= `${t.plural}.${t.group}: ${(e as Error).message}`;

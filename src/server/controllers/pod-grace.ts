@@ -62,7 +62,7 @@ export class PodGraceController implements FeedListener {
   private async process(key: string): Promise<void> {
     const target = targetForKey(this.deps, key);
     if (!target) return;
-    const cur = await target.rs.read(target.namespace, target.name).catch(() => undefined);
+    const cur = await target.rs.readShared(target.namespace, target.name).catch(() => undefined); // read only
     const at = deadline(cur?.obj);
     if (!cur || at === undefined) return;
     if (at > Date.now()) {

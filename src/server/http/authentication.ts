@@ -76,7 +76,7 @@ export async function createAuthentication(d: AuthenticationDeps): Promise<Authe
     lookup: async (kind, namespace, name) => {
       const plural = kind === 'ServiceAccount' ? 'serviceaccounts' : kind === 'Pod' ? 'pods' : 'secrets';
       const type = d.types.lookup('', 'v1', plural);
-      return type ? (await resourceStoreFor(type, d.store).read(namespace, name))?.obj : undefined;
+      return type ? (await resourceStoreFor(type, d.store).readShared(namespace, name))?.obj : undefined; // read only
     },
     log: d.log,
   });

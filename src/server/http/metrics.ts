@@ -53,8 +53,8 @@ export interface MetricsDeps {
 }
 
 export class ApiMetrics {
-  /** Rendered label set → count. */
-  private readonly requests = new Map<string, number>();
+  /** Request attributes → the series' rendered label set and count. */
+  private readonly requests = new Map<string, { labels: string; n: number }>();
 
   constructor(private readonly deps: MetricsDeps) {}
 
@@ -68,25 +68,33 @@ export class ApiMetrics {
     const t = this.deps.types.lookup(info.group, info.version, info.resource);
     if (!t) return;
     if (info.subresource && !t.subresources.some((s) => s.name === info.subresource)) return;
-    const key = labels({
-      code: String(code),
-      component: 'apiserver',
-      dry_run: query.getAll('dryRun').includes('All') ? 'All' : '',
-      group: t.group,
-      resource: t.plural,
-      scope: metricScope(info),
-      subresource: info.subresource,
-      verb: metricVerb(info, req),
-      version: t.version,
-    });
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    // a plain key per request; the label set is rendered once per series (this runs for every request)
+    const dryRun = query.size > 0 && query.getAll('dryRun').includes('All') ? 'All' : '';
+    const key = `${code}\u0000${dryRun}\u0000${t.group}\u0000${t.plural}\u0000${metricScope(info)}\u0000${info.subresource}\u0000${metricVerb(info, req)}\u0000${t.version}`;
+    const series = this.requests.get(key);
+    if (series) series.n++;
+    else
+      this.requests.set(key, {
+        n: 1,
+        labels: labels({
+          code: String(code),
+          component: 'apiserver',
+          dry_run: dryRun,
+          group: t.group,
+          resource: t.plural,
+          scope: metricScope(info),
+          subresource: info.subresource,
+          verb: metricVerb(info, req),
+          version: t.version,
+        }),
+      });
   }
 
   render(): string {
     const out: string[] = [];
     out.push('# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.');
     out.push('# TYPE apiserver_request_total counter');
-    for (const [k, n] of [...this.requests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) out.push(`apiserver_request_total${k} ${n}`);
+    for (const { labels: k, n } of [...this.requests.values()].sort((a, b) => (a.labels < b.labels ? -1 : 1))) out.push(`apiserver_request_total${k} ${n}`);
 
     // one line per storage (versions of one resource share a prefix), named resource.group as upstream
     const names = new Map<string, string>();

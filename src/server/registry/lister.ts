@@ -5,7 +5,8 @@ import { errors, StatusError } from '../../api/status.js';
 import { StoreError, type RevisionedStore } from '../storage/types.js';
 import type { ListOptions } from '../http/rest/list-options.js';
 import { matchesSelectors } from '../http/rest/list-options.js';
-import { decodeFromStorage, mapStoreError, type ResourceStore } from './resource-store.js';
+import { mapStoreError, sharedOrDecoded, type ResourceStore } from './resource-store.js';
+import { typePrefix } from './keys.js';
 import type { KubeObject } from './types.js';
 import { lowerBound, type WatchCache } from '../watch/watch-cache.js';
 
@@ -109,7 +110,8 @@ export async function listObjects(rs: ResourceStore, namespace: string | undefin
       for (const kv of page.kvs) {
         taken++;
         lastKey = kv.key;
-        const obj = decodeFromStorage(kv);
+        // the watch cache's copy when it holds this version (an object unchanged since the list's revision)
+        const obj = sharedOrDecoded(store, typePrefix(rs.type), kv);
         if (filtered && !matchesSelectors(rs.type, obj, o.labelSelector, o.fieldSelector)) continue;
         items.push(obj);
         if (o.limit > 0 && items.length >= o.limit) break;

@@ -1,5 +1,6 @@
 // Object semantics on top of the revisioned store for one resource type:
 // identity and timestamps, generation, resourceVersion, CAS updates, status handling, two-phase delete.
+import { CACHE_CATCH_UP_MS, cachedObjects, freezeShared } from './cached-objects.js';
 import { countDecode } from './decode-count.js';
 import { randomUUID } from 'node:crypto';
 import { deepEqual } from '../../api/merge-patch.js';
@@ -24,6 +25,12 @@ export interface StoredObject {
   key: string;
   /** Stored under an older encryption key or provider: an unchanged update still rewrites it (storage migration). */
   stale?: boolean;
+  /**
+   * The watch cache's object, not read from storage (readForUpdate): `obj` is shared (read-only) and may be older
+   * than storage. A write on it is a CAS on its revision, so a stale one fails and the writer reads again; a
+   * successful write proves it current and clears the flag.
+   */
+  suggested?: boolean;
 }
 
 const textEncoder = new TextEncoder();
@@ -83,6 +90,16 @@ export function decodeFromStorage(kv: KeyValue): KubeObject {
   obj.metadata = obj.metadata ?? {};
   obj.metadata.resourceVersion = String(kv.modRevision);
   return obj;
+}
+
+/**
+ * A stored key-value of the type under `typePrefix` as an object: the watch cache's copy of exactly that version
+ * when a loaded cache holds it (shared, read only), else decoded here. For reads that range over many objects
+ * (quota usage, a budget's pods, a namespace's content) and only look at them.
+ */
+export function sharedOrDecoded(store: RevisionedStore, typePrefix: string, kv: KeyValue): KubeObject {
+  const o = cachedObjects(store, typePrefix)?.objectAt(kv.key, kv.modRevision);
+  return o === undefined ? decodeFromStorage(kv) : freezeShared(o);
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -166,6 +183,57 @@ export class ResourceStore {
       if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(new StoreError('Corrupt', e.message, e.revision, e.key ?? key), this.target(name));
       throw e;
     }
+  }
+
+  /**
+   * The stored object, shared and read-only: storage says which version is current, the watch cache supplies it
+   * decoded (waiting briefly for the cache to apply a version it has not seen yet); decoded here only when no
+   * cache holds it. Callers copy before changing it.
+   */
+  async readShared(namespace: string | undefined, name: string): Promise<StoredObject | undefined> {
+    const key = this.key(namespace, name);
+    try {
+      const res = await this.store.get(key);
+      if (!res.kv) return undefined;
+      const obj = (await this.cachedAt(key, res.kv.modRevision)) ?? decodeFromStorage(res.kv);
+      const stored: StoredObject = { obj, modRevision: res.kv.modRevision, key };
+      if (res.kv.stale) stored.stale = true;
+      return stored;
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'Corrupt') throw mapStoreError(new StoreError('Corrupt', e.message, e.revision, e.key ?? key), this.target(name));
+      throw e;
+    }
+  }
+
+  /** The watch cache's decoded copy of exactly version `modRevision` of `key`, waiting a little for the cache to reach it. */
+  private async cachedAt(key: string, modRevision: number): Promise<KubeObject | undefined> {
+    const cache = cachedObjects(this.store, typePrefix(this.type));
+    if (!cache) return undefined;
+    let o = cache.objectAt(key, modRevision);
+    if (o === undefined && cache.revision < modRevision) {
+      try {
+        await cache.waitFresh(modRevision, CACHE_CATCH_UP_MS);
+      } catch {
+        return undefined;
+      }
+      o = cache.objectAt(key, modRevision);
+    }
+    return o === undefined ? undefined : freezeShared(o);
+  }
+
+  /**
+   * Where an update starts, as upstream's GuaranteedUpdate with the Cacher's cachedExistingObject: the watch
+   * cache's current object (shared, read-only; `suggested`, since storage may hold a newer version), else the
+   * stored one (readShared). A dry run reads storage: it writes nothing whose CAS would catch a stale base.
+   */
+  async readForUpdate(namespace: string | undefined, name: string, dryRun = false): Promise<StoredObject | undefined> {
+    if (!dryRun) {
+      const key = this.key(namespace, name);
+      const o = cachedObjects(this.store, typePrefix(this.type))?.current(key);
+      const rv = Number(o?.metadata?.resourceVersion);
+      if (o && rv > 0) return { obj: freezeShared(o), modRevision: rv, key, suggested: true };
+    }
+    return this.readShared(namespace, name);
   }
 
   async mustRead(namespace: string | undefined, name: string): Promise<StoredObject> {

@@ -1,6 +1,7 @@
 // A per-type cache fed by one store watch: the current objects, a bounded event history,
 // and the fan-out of changes to every API watcher of the type.
 import { errors } from '../../api/status.js';
+import { provideCachedObjects, type CachedObjectSource } from '../registry/cached-objects.js';
 import { decodeFromStorage } from '../registry/resource-store.js';
 import type { KubeObject } from '../registry/types.js';
 import { StoreError, type KeyValue, type RevisionedStore, type StoreEvent, type StoreWatch } from '../storage/types.js';
@@ -50,7 +51,7 @@ interface Registered {
   sink: CacheWatcherSink;
 }
 
-export class WatchCache {
+export class WatchCache implements CachedObjectSource {
   /** key → current object (decoded once, on first read at the latest; shared read-only). */
   readonly objects = new LazyObjects((key) => this.dropCorrupt(key));
   private sortedKeys: string[] | undefined;
@@ -102,6 +103,16 @@ export class WatchCache {
   }
 
   private loaded = false;
+
+  /** Loaded and following the store (not stopped, not reloading). */
+  get ready(): boolean {
+    return this.loaded && !this.stopped;
+  }
+
+  /** The current object of `key` (shared, read-only; what storage held at `revision` at the latest). */
+  current(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
 
   /** How many objects the type holds, once loaded (undefined while loading or reloading). */
   get objectCount(): number | undefined {
@@ -503,7 +514,10 @@ export class WatchCacheSet {
   constructor(
     private store: RevisionedStore,
     private opts: CacheOptions = {},
-  ) {}
+  ) {
+    // reads for writes in the registry start from these caches' decoded objects (registry/cached-objects.ts)
+    provideCachedObjects(store, (prefix) => this.caches.get(prefix)); // a lookup, never a new cache
+  }
 
   get(prefix: string): WatchCache {
     let c = this.caches.get(prefix);

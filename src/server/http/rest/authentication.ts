@@ -106,7 +106,8 @@ async function tokenRequest(s: RequestScope, deps: ApiDeps): Promise<void> {
   const meta = req.metadata as Obj;
   const spec = req.spec as Obj;
   const exp = spec.expirationSeconds as number;
-  const sa = (await s.rs.mustRead(ns, name)).obj;
+  const sa = (await s.rs.readShared(ns, name))?.obj; // read only
+  if (!sa) throw errors.notFound(s.rs.target(name));
   const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : auth.authenticator.serviceAccounts.apiAudiences;
   spec.audiences = audiences;
   const bound = await boundObject(s, deps.types, ns, spec.boundObjectRef);
@@ -135,7 +136,7 @@ async function boundObject(s: RequestScope, types: TypeRegistry, ns: string, ref
   if (typeof r.name !== 'string' || r.name === '') throw errors.badRequest('boundObjectRef.name is required');
   const plural = kind === 'Pod' ? 'pods' : 'secrets';
   const type = types.lookup('', 'v1', plural);
-  const live = type ? await resourceStoreFor(type, s.rs.store).read(ns, r.name) : undefined;
+  const live = type ? await resourceStoreFor(type, s.rs.store).readShared(ns, r.name) : undefined; // read only
   if (!live) throw errors.notFound({ group: '', resource: plural, name: r.name });
   const uid = live.obj.metadata!.uid!;
   if (r.uid && r.uid !== uid)

@@ -2,7 +2,7 @@
 // (upstream pkg/registry/core/pod/storage/eviction.go).
 import { errors, failure, StatusError, type Status } from '../../../api/status.js';
 import { selectorMatches, isEmptySelector } from '../../registry/builtin-helpers.js';
-import { decodeFromStorage, nowTimestamp, ResourceStore, type StoredObject } from '../../registry/resource-store.js';
+import { sharedOrDecoded, nowTimestamp, ResourceStore, type StoredObject } from '../../registry/resource-store.js';
 import { APISERVER_MANAGER, APISERVER_USER, componentContext, type WriteContext, type WriteTarget } from '../../registry/pipeline/context.js';
 import { updateObject } from '../../registry/pipeline/update.js';
 import { admitVirtualCreate } from '../../registry/pipeline/virtual.js';
@@ -15,6 +15,7 @@ import { decodeObjectBody, dryRunOf } from './decode.js';
 import { isDryRun, normalizeDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { deleteObject } from '../../registry/pipeline/delete.js';
 import { negotiateFor, respondObject } from './output.js';
+import { typePrefix } from '../../registry/keys.js';
 
 export interface EvictionDeps {
   admission: AdmissionChain;
@@ -65,7 +66,10 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
   // pods that are not running (or already going) cost no disruption: delete them directly
   let pod!: StoredObject;
   for (let i = 0; ; i++) {
-    pod = await s.rs.mustRead(ns, name);
+    // read only (the watch cache's copy of the stored version)
+    const cur = await s.rs.readShared(ns, name);
+    if (!cur) throw errors.notFound(s.rs.target(name));
+    pod = cur;
     if (!canIgnorePDB(pod.obj)) break;
     let opts = original;
     if (shouldEnforceResourceVersion(pod.obj) && rvUnset) opts = withResourceVersion(original, pod.obj.metadata!.resourceVersion!);
@@ -118,7 +122,7 @@ export async function handleEviction(s: RequestScope, deps: EvictionDeps): Promi
       } catch (e) {
         if (!isConflict(e)) throw e;
         if (i >= RETRIES) throw errors.timeout(`couldn't update PodDisruptionBudget "${pdbName}" due to conflicts`, 10);
-        const fresh = await pdbRs.read(ns, pdbName);
+        const fresh = await pdbRs.readShared(ns, pdbName); // checkAndDecrement writes a copy
         if (!fresh) throw errors.notFound(pdbRs.target(pdbName));
         pdb = fresh;
       }
@@ -181,7 +185,7 @@ async function matchingBudgets(rs: ResourceStore, pod: KubeObject): Promise<Stor
   for (const kv of page.kvs) {
     let pdb: KubeObject;
     try {
-      pdb = decodeFromStorage(kv);
+      pdb = sharedOrDecoded(rs.store, typePrefix(rs.type), kv); // checkAndDecrement writes a copy
     } catch {
       continue;
     }
@@ -232,7 +236,8 @@ async function addDisruptionCondition(t: WriteTarget, ctx: WriteContext, ns: str
   if (isDryRun(opts)) return opts;
   const rs = t.rs;
   for (let i = 0; ; i++) {
-    const cur = await rs.mustRead(ns, name);
+    const cur = await rs.readShared(ns, name);
+    if (!cur) throw errors.notFound(rs.target(name));
     rs.checkPreconditions(cur.obj, opts.preconditions);
     const next = structuredClone(cur.obj);
     const st = (next.status ??= {}) as Obj;

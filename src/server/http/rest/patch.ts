@@ -18,6 +18,7 @@ import { checkFields } from './validate.js';
 import { goValue } from '../../registry/patch/go-format.js';
 import { goJson } from '../../registry/patch/path-element.js';
 import { createObject, updateObject, type WriteDeps } from './write.js';
+import { fromCurrent } from '../../registry/pipeline/current.js';
 import { patchAlgorithms } from './patch-algorithms.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -59,16 +60,18 @@ export async function handlePatch(s: RequestScope, deps: WriteDeps): Promise<voi
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
   const sub = s.info.subresource;
   for (let attempt = 0; ; attempt++) {
-    const cur = await s.rs.read(ns, s.info.name);
-    if (!cur) {
-      if (patchType !== 'apply' || sub) throw errors.notFound(s.rs.target(s.info.name));
-      const created = await applyCreate(s, deps, patch.value as KubeObject, manager, force, ns, dryRun, level, patch.duplicates);
-      respondObject(s, 201, served(s, created), n);
-      return;
-    }
     try {
-      const result = await patchExisting(s, deps, cur, patchType, patch.value, { manager, force, dryRun, level, duplicates: patch.duplicates });
-      respondObject(s, 200, result, n);
+      // from the watch cache's object (fromCurrent): a patch on a stale one fails its CAS and applies again
+      const { code, result } = await fromCurrent(s.rs, ns, s.info.name, dryRun, async (cur) => {
+        if (!cur) {
+          if (patchType !== 'apply' || sub) throw errors.notFound(s.rs.target(s.info.name));
+          return { code: 201, result: served(s, await applyCreate(s, deps, structuredClone(patch.value) as KubeObject, manager, force, ns, dryRun, level, patch.duplicates)) };
+        }
+        // a result may share the patch's subtrees, and defaulting writes into it: a retry needs the patch as sent
+        const value = cur.suggested ? structuredClone(patch.value) : patch.value;
+        return { code: 200, result: await patchExisting(s, deps, cur, patchType, value, { manager, force, dryRun, level, duplicates: patch.duplicates }) };
+      });
+      respondObject(s, code, result, n);
       return;
     } catch (e) {
       // a concurrent write between read and write: re-apply the patch on the new state, unless the patch itself pinned a version
@@ -114,7 +117,9 @@ interface PatchRun {
 async function patchExisting(s: RequestScope, deps: WriteDeps, cur: StoredObject, type: PatchType, patch: unknown, run: PatchRun): Promise<KubeObject> {
   const sub = s.info.subresource;
   const base: KubeObject = sub === 'scale' ? toScale(s.type, cur.obj) : inRequestVersion(s, cur.obj);
-  let next = applyTo(s, base, type, patch, run);
+  // the stored object is the watch cache's, shared: a merge, strategic or apply result shares its untouched
+  // subtrees, and defaulting writes into the result (a JSON patch copies its document itself)
+  let next = applyTo(s, type === 'json' || sub === 'scale' ? base : structuredClone(base), type, patch, run);
   // a patch can nest a value under a deep path: bound the result before the recursive steps see it
   checkDepth(next);
   if (sub === 'scale') {

@@ -18,8 +18,9 @@ export async function handleGet(s: RequestScope): Promise<void> {
   const rv = parseRV(s.query.get('resourceVersion'));
   if (rv !== undefined && rv > 0) await waitForRevision(s.rs.store, rv);
   const ns = s.type.scope === 'Namespaced' ? s.info.namespace : undefined;
-  // the watch cache's copy of the stored version, when it has it: decoded once, its JSON encoded once
-  const cur = await s.rs.read(ns, s.info.name, undefined, (key, rev) => s.cache.objectAt(key, rev));
+  // the watch cache's copy of the stored version (waiting a moment for the cache to apply a fresh write):
+  // decoded once, its JSON encoded once
+  const cur = await s.rs.readShared(ns, s.info.name);
   if (!cur) throw errors.notFound(s.rs.target(s.info.name));
   if (s.info.subresource === 'scale') {
     respondObject(s, 200, toScale(s.type, cur.obj), n);

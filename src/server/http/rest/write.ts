@@ -2,6 +2,7 @@
 // (registry/pipeline), shared with sub-resources, controllers and bootstrap.
 import { errors } from '../../../api/status.js';
 import { createObject as createInRegistry } from '../../registry/pipeline/create.js';
+import { fromCurrent } from '../../registry/pipeline/current.js';
 import type { WriteContext } from '../../registry/pipeline/context.js';
 import { updateObject as updateInRegistry } from '../../registry/pipeline/update.js';
 import type { StoredObject } from '../../registry/resource-store.js';
@@ -92,15 +93,15 @@ export async function handleUpdate(s: RequestScope, deps: WriteDeps): Promise<vo
   if (ns !== undefined && meta.namespace !== undefined && meta.namespace !== ns)
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   meta.name = s.info.name;
-  const cur = await s.rs.read(ns, s.info.name);
-  if (!cur) {
-    if (sub || !s.type.strategy.allowCreateOnUpdate) throw errors.notFound(s.rs.target(s.info.name));
-    const created = await createObject(s, deps, obj, ns, dryRun);
-    respondObject(s, 201, served(s, created), n);
-    return;
-  }
-  const result = await updateObject(s, deps, obj, cur, sub, dryRun);
-  respondObject(s, 200, served(s, result), n);
+  // from the watch cache's object (fromCurrent); the body stays as sent for an attempt on the stored one
+  const { code, result } = await fromCurrent(s.rs, ns, s.info.name, dryRun, async (cur) => {
+    if (!cur) {
+      if (sub || !s.type.strategy.allowCreateOnUpdate) throw errors.notFound(s.rs.target(s.info.name));
+      return { code: 201, result: await createObject(s, deps, obj, ns, dryRun) };
+    }
+    return { code: 200, result: await updateObject(s, deps, cur.suggested ? structuredClone(obj) : obj, cur, sub, dryRun) };
+  });
+  respondObject(s, code, served(s, result), n);
 }
 
 /** The update path shared by PUT, PATCH and scale: the write pipeline's. */
@@ -110,10 +111,12 @@ export function updateObject(s: RequestScope, deps: WriteDeps, next: KubeObject,
 
 async function updateScale(s: RequestScope, deps: WriteDeps, body: KubeObject, ns: string | undefined, dryRun: boolean, n: Negotiated): Promise<void> {
   if (!isScale(body)) throw errors.badRequest('the body must be a Scale (autoscaling/v1)');
-  const cur = await s.rs.mustRead(ns, s.info.name);
-  const rv = body.metadata?.resourceVersion;
-  if (rv && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
-  const next = fromScale(s.type, structuredClone(cur.obj), body);
-  const updated = await updateObject(s, deps, next, cur, '', dryRun);
+  const updated = await fromCurrent(s.rs, ns, s.info.name, dryRun, async (cur) => {
+    if (!cur) throw errors.notFound(s.rs.target(s.info.name));
+    const rv = body.metadata?.resourceVersion;
+    if (rv && rv !== cur.obj.metadata!.resourceVersion) throw errors.conflict(s.rs.target(s.info.name));
+    const next = fromScale(s.type, structuredClone(cur.obj), body);
+    return updateObject(s, deps, next, cur, '', dryRun);
+  });
   respondObject(s, 200, toScale(s.type, updated), n);
 }

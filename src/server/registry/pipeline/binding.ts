@@ -2,6 +2,7 @@
 // admitted as a CREATE of pods/binding (kind v1 Binding), validated (ValidatePodBinding), then the pod is updated
 // in one storage write (GuaranteedUpdate: spec.nodeName, the binding's annotations, condition PodScheduled True).
 import { storeUpdate } from './storage.js';
+import { fromCurrent } from './current.js';
 import { errors, failure } from '../../../api/status.js';
 import type { AdmissionChain } from '../../http/admission.js';
 import { nowTimestamp, type ResourceStore } from '../resource-store.js';
@@ -36,28 +37,39 @@ export async function bindPod(t: { rs: ResourceStore; admission: AdmissionChain 
   const uid = binding.metadata?.uid;
   const conflict = (msg: string) => failure(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": ${msg}`, { name, group: '', kind: 'pods/binding' });
   for (let i = 0; ; i++) {
-    const cur = await rs.mustRead(namespace, name);
-    const pod = structuredClone(cur.obj);
-    const meta = pod.metadata!;
-    if (uid !== undefined && meta.uid !== uid) throw conflict('the UID in the precondition does not match the UID of the pod');
-    if (meta.deletionTimestamp) throw conflict(`pod ${name} is being deleted, cannot be assigned to a host`);
-    const spec = ((pod['spec'] as Obj) ??= {});
-    if (spec.nodeName) throw conflict(`pod ${name} is already assigned to node "${spec.nodeName}"`);
-    spec.nodeName = node;
-    const ann = binding.metadata?.annotations;
-    if (ann && Object.keys(ann).length) meta.annotations = { ...(meta.annotations ?? {}), ...ann };
-    const status = ((pod['status'] as Obj) ??= {});
-    const conds: Obj[] = status.conditions ?? [];
-    const now = nowTimestamp();
-    const at = conds.findIndex((c) => c.type === 'PodScheduled');
-    const next = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: at >= 0 && conds[at]!.status === 'True' ? conds[at]!.lastTransitionTime : now };
-    if (at >= 0) conds[at] = next;
-    else conds.push(next);
-    status.conditions = conds;
+    let casFailed = false;
     try {
-      return (await storeUpdate(rs, cur.key, pod, cur, { dryRun: ctx.dryRun })).obj;
+      // from the watch cache's pod (fromCurrent): the CAS below refuses a stale one, and storage is read then
+      return await fromCurrent(rs, namespace, name, ctx.dryRun, async (cur) => {
+        casFailed = false;
+        if (!cur) throw errors.notFound(rs.target(name));
+        const pod = structuredClone(cur.obj);
+        const meta = pod.metadata!;
+        if (uid !== undefined && meta.uid !== uid) throw conflict('the UID in the precondition does not match the UID of the pod');
+        if (meta.deletionTimestamp) throw conflict(`pod ${name} is being deleted, cannot be assigned to a host`);
+        const spec = ((pod['spec'] as Obj) ??= {});
+        if (spec.nodeName) throw conflict(`pod ${name} is already assigned to node "${spec.nodeName}"`);
+        spec.nodeName = node;
+        const ann = binding.metadata?.annotations;
+        if (ann && Object.keys(ann).length) meta.annotations = { ...(meta.annotations ?? {}), ...ann };
+        const status = ((pod['status'] as Obj) ??= {});
+        const conds: Obj[] = status.conditions ?? [];
+        const now = nowTimestamp();
+        const at = conds.findIndex((c) => c.type === 'PodScheduled');
+        const next = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: at >= 0 && conds[at]!.status === 'True' ? conds[at]!.lastTransitionTime : now };
+        if (at >= 0) conds[at] = next;
+        else conds.push(next);
+        status.conditions = conds;
+        try {
+          return (await storeUpdate(rs, cur.key, pod, cur, { dryRun: ctx.dryRun })).obj;
+        } catch (e) {
+          casFailed = true;
+          throw e;
+        }
+      });
     } catch (e) {
-      if ((e as { code?: number }).code === 409 && i < RETRIES) continue;
+      // a write raced ours on the stored version: bind again from the new one
+      if (casFailed && (e as { code?: number }).code === 409 && i < RETRIES) continue;
       throw e;
     }
   }

@@ -83,8 +83,9 @@ async function admit(deps: DeleteDeps, rs: ResourceStore, obj: KubeObject | unde
   await deps.admission.validate(attrs);
 }
 
+/** The stored object, shared read-only (the watch cache's decoded copy of the stored version): writes below copy it. */
 async function mustRead(rs: ResourceStore, ns: string | undefined, name: string): Promise<StoredObject> {
-  const cur = await rs.read(ns, name);
+  const cur = await rs.readShared(ns, name);
   if (!cur) throw errors.notFound(rs.target(name));
   return cur;
 }
@@ -150,7 +151,7 @@ async function removeNow(
       return { obj, deleted: true };
     } catch (e) {
       if (isStatusCode(e, 404)) cur = undefined;
-      else if (isStatusCode(e, 409) && i < MAX_RETRIES) cur = await rs.read(ns, name);
+      else if (isStatusCode(e, 409) && i < MAX_RETRIES) cur = await rs.readShared(ns, name);
       else throw e;
     }
   }
@@ -190,7 +191,7 @@ async function updateForGracefulDeletionAndFinalizers(
       written = await storeUpdate(rs, existing.key, next, existing, { dryRun: isDryRun(opts) });
     } catch (e) {
       if (isStatusCode(e, 409) && i < MAX_RETRIES) {
-        existing = await rs.read(ns, name);
+        existing = await rs.readShared(ns, name);
         continue;
       }
       throw e;
@@ -367,7 +368,7 @@ async function deleteNamespace(deps: DeleteDeps, rs: ResourceStore, name: string
         return { obj: written.obj, deleted: written.deleted };
       } catch (e) {
         if (isStatusCode(e, 409) && i < MAX_RETRIES) {
-          existing = await rs.read(undefined, name);
+          existing = await rs.readShared(undefined, name);
           continue;
         }
         throw e;

@@ -56,8 +56,12 @@ export async function storeUpdate(rs: ResourceStore, key: string, next: KubeObje
   delete next.metadata!.resourceVersion;
   const bytes = encodeForStorage(rs.stored(next));
   const oldBytes = encodeForStorage(old.obj);
-  // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key)
-  if ((bytesEqual(bytes, oldBytes) || sameObject(rs.stored(next), old.obj)) && !old.stale) return { obj: old.obj, deleted: false };
+  // upstream GuaranteedUpdate skips unchanged writes unless the stored value is stale (older key); unchanged
+  // against the watch cache's object proves nothing until storage confirms that version is current
+  if ((bytesEqual(bytes, oldBytes) || sameObject(rs.stored(next), old.obj)) && !old.stale) {
+    if (old.suggested) await confirmCurrent(rs, key, old);
+    return { obj: old.obj, deleted: false };
+  }
   const finalizing = shouldDeleteDuringUpdate(rs.type, next, old.obj);
   if (!finalizing) checkStoredSize(bytes);
   if (opts.dryRun) {
@@ -67,10 +71,12 @@ export async function storeUpdate(rs: ResourceStore, key: string, next: KubeObje
   try {
     if (finalizing) {
       const kv = await rs.store.delete(key, old.modRevision);
+      old.suggested = false;
       next.metadata!.resourceVersion = String(kv.modRevision);
       return { obj: next, deleted: true };
     }
     const kv = await rs.store.update(key, bytes, old.modRevision);
+    old.suggested = false;
     next.metadata!.resourceVersion = String(kv.modRevision);
     return { obj: next, deleted: false };
   } catch (e) {
@@ -78,13 +84,23 @@ export async function storeUpdate(rs: ResourceStore, key: string, next: KubeObje
   }
 }
 
-/** Removes the object now (CAS on the revision read). */
+/**
+ * A no-op update decided on the watch cache's object (`suggested`): storage must still hold that version, unless
+ * re-encrypted (stale), else the write is retried on the stored one (409, as a failed CAS).
+ */
+async function confirmCurrent(rs: ResourceStore, key: string, old: StoredObject): Promise<void> {
+  const { kv } = await rs.store.get(key);
+  if (!kv || kv.modRevision !== old.modRevision || kv.stale) throw errors.conflict(rs.target(old.obj.metadata?.name));
+  old.suggested = false;
+}
+
+/** Removes the object now (CAS on the revision read); `cur.obj` may be shared: the result is a copy of its top. */
 export async function storeRemove(rs: ResourceStore, cur: StoredObject, opts: WriteOptions): Promise<KubeObject> {
   if (opts.dryRun) return cur.obj;
   try {
     const kv = await rs.store.delete(cur.key, cur.modRevision);
-    cur.obj.metadata!.resourceVersion = String(kv.modRevision);
-    return cur.obj;
+    cur.suggested = false;
+    return { ...cur.obj, metadata: { ...cur.obj.metadata, resourceVersion: String(kv.modRevision) } };
   } catch (e) {
     throw mapStoreError(e, rs.target(cur.obj.metadata?.name));
   }

@@ -3,6 +3,7 @@
 // store.go Update): the new object (decoded, defaulted) → managedFields → mutating admission → BeforeUpdate
 // (strategy PrepareForUpdate, ValidateUpdate) → validating admission → storage (GuaranteedUpdate).
 import { storeUpdate } from './storage.js';
+import { fromCurrent } from './current.js';
 import { errors, StatusError } from '../../../api/status.js';
 import type { AdmissionAttributes } from '../../http/admission.js';
 import { dropDisabledFields } from '../disabled-fields.js';
@@ -124,10 +125,15 @@ function afterMutatingUpdate(t: WriteTarget, next: KubeObject, old: KubeObject, 
   else next.metadata!.managedFields = managed;
 }
 
+/** An attempt that found nothing to do: confirmed on the stored version before it is believed (fromCurrent). */
+class NothingToDo extends Error {}
+
 /**
  * Read-modify-write with compare-and-swap retries through the update path. `fn` edits a copy and says whether it
  * changed anything. Nothing happens when the object is gone or its uid differs; returns the stored object, or
- * undefined when nothing was written. An object in deletion that loses its last finalizer is removed.
+ * undefined when nothing was written. An object in deletion that loses its last finalizer is removed. The first
+ * attempt starts from the watch cache's object (fromCurrent): a decision made on it, write or no write, holds
+ * only once storage confirms that version.
  */
 export async function mutateObject(
   t: WriteTarget,
@@ -135,20 +141,21 @@ export async function mutateObject(
   namespace: string | undefined,
   name: string,
   fn: (obj: KubeObject) => boolean,
-  opts: { uid?: string; subresource?: string; retries?: number; shared?: (key: string, modRevision: number) => KubeObject | undefined } = {},
+  opts: { uid?: string; subresource?: string; retries?: number } = {},
 ): Promise<KubeObject | undefined> {
   const ns = t.rs.type.scope === 'Namespaced' ? namespace : undefined;
   for (let i = 0; ; i++) {
-    // `shared`: the watch cache's decoded copy of the version read, when it holds it (copied below), so a
-    // controller's read-modify-write decodes no version a second time
-    const cur = await t.rs.read(ns, name, undefined, opts.shared);
-    if (!cur || (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid)) return undefined;
-    const next = structuredClone(cur.obj);
-    if (!fn(next)) return undefined;
-    if (ctx.signal?.aborted) return undefined;
     try {
-      return await updateObject(t, ctx, next, cur, opts.subresource ?? '');
+      return await fromCurrent(t.rs, ns, name, ctx.dryRun, async (cur) => {
+        if (!cur) return undefined;
+        if (opts.uid !== undefined && cur.obj.metadata?.uid !== opts.uid) throw new NothingToDo();
+        const next = structuredClone(cur.obj);
+        if (!fn(next)) throw new NothingToDo();
+        if (ctx.signal?.aborted) return undefined;
+        return await updateObject(t, ctx, next, cur, opts.subresource ?? '');
+      });
     } catch (e) {
+      if (e instanceof NothingToDo) return undefined;
       if (e instanceof StatusError && e.code === 409 && i < (opts.retries ?? 16) && !(e.status.details?.causes ?? []).some((c) => c.reason === 'FieldManagerConflict')) continue;
       if (e instanceof StatusError && e.code === 404) return undefined;
       throw e;
