@@ -38,4 +38,39 @@ if (measure > 0) {
   process.stdout.write(`WRITES ${(n / ((performance.now() - t0) / 1000)).toFixed(0)}\n`);
 }
 
+// BENCH_MEM=<file>: a line of memory figures every 500 ms (process.memoryUsage, V8 heap, and what the store and the
+// watch caches retain), to find where a living cluster's memory goes
+if (process.env.BENCH_MEM) {
+  const { appendFileSync } = await import('node:fs');
+  const v8 = await import('node:v8');
+  const file = process.env.BENCH_MEM;
+  const t0 = Date.now();
+  const sample = () => {
+    const m = process.memoryUsage();
+    const h = v8.getHeapStatistics();
+    // internals, for the diagnosis only
+    const st = server.store as unknown as { log?: unknown[]; history?: Map<string, { kv: { value: Uint8Array } }[]> };
+    let versions = 0;
+    let bytes = 0;
+    for (const vs of st.history?.values() ?? []) for (const v of vs) (versions++, (bytes += v.kv.value.length));
+    const caches = (server.deps.caches as unknown as { caches: Map<string, { history: unknown[]; objects: Map<string, unknown>; watchers: Set<unknown> }> }).caches;
+    const hist: Record<string, number> = {};
+    let histTotal = 0;
+    for (const [p, c] of caches) {
+      histTotal += c.history.length;
+      if (c.history.length > 500) hist[p.replace('/registry/', '')] = c.history.length;
+    }
+    const line = { t: Date.now() - t0, rss: m.rss >> 20, heapUsed: m.heapUsed >> 20, heapTotal: m.heapTotal >> 20, external: m.external >> 20, arrayBuffers: m.arrayBuffers >> 20, mallocedMem: h.malloced_memory >> 20, storeLog: st.log?.length, storeVersions: versions, storeMiB: bytes >> 20, histTotal, hist };
+    appendFileSync(file, JSON.stringify(line) + '\n');
+    // BENCH_HEAPSNAP=<store log length>: one heap snapshot once the store holds that many events
+    const at = Number(process.env.BENCH_HEAPSNAP);
+    if (at > 0 && !snapped && (st.log?.length ?? 0) >= at) {
+      snapped = true;
+      appendFileSync(file, `snapshot ${v8.writeHeapSnapshot()}\n`);
+    }
+  };
+  let snapped = false;
+  setInterval(sample, 500).unref();
+}
+
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
