@@ -45,6 +45,25 @@ export interface CacheOptions {
   log?: (l: string) => void;
 }
 
+/**
+ * One retained change: the store's key-values, not decoded objects. The store holds these bytes anyway (the
+ * memory store shares its frozen KeyValues; etcd's and SQLite's are a third of a decoded object's size), while a
+ * decoded version kept for the history window cost about three times its bytes, per version of every object
+ * written in the last 75 s (most of a living cluster's heap). The live fan-out still hands every watcher the one
+ * decoded object; a watch starting from a past revision decodes the versions it replays that are no longer current.
+ */
+interface HistoryEntry {
+  type: EventType;
+  key: string;
+  revision: number;
+  kv: KeyValue;
+  /** The version before (puts that changed a key, deletes); decoded only if a replaying watcher asks. */
+  prevKv?: KeyValue;
+  /** The decoded previous version when the store's event carried no prevKv. */
+  prevObj?: KubeObject;
+  at: number;
+}
+
 interface Registered {
   prefix: string;
   sink: CacheWatcherSink;
@@ -54,7 +73,7 @@ export class WatchCache {
   /** key → current object (decoded once, on first read at the latest; shared read-only). */
   readonly objects = new LazyObjects((key) => this.dropCorrupt(key));
   private sortedKeys: string[] | undefined;
-  private history: { ev: CacheEvent; at: number }[] = [];
+  private history: HistoryEntry[] = [];
   /** Events with revision <= historyFloor are not in history. */
   private historyFloor = 0;
   private rev = 0;
@@ -242,7 +261,7 @@ export class WatchCache {
         continue;
       }
       this.rev = this.lastChange = se.revision;
-      this.history.push({ ev, at: now });
+      this.history.push(se.prevKv || !prev ? { type: ev.type, key: ev.key, revision: ev.revision, kv: se.kv, prevKv: se.prevKv, at: now } : { type: ev.type, key: ev.key, revision: ev.revision, kv: se.kv, prevObj: prev, at: now });
       for (const w of this.watchers) {
         if (!ev.key.startsWith(w.prefix)) continue;
         if (!w.sink.push(ev)) this.drop(w, 'slow');
@@ -263,7 +282,7 @@ export class WatchCache {
     let cut = 0;
     while (cut < this.history.length && (this.history.length - cut > this.maxHistory || now - this.history[cut]!.at > this.historyMs)) cut++;
     if (cut > 0) {
-      this.historyFloor = this.history[cut - 1]!.ev.revision;
+      this.historyFloor = this.history[cut - 1]!.revision;
       this.history = this.history.slice(cut);
     }
   }
@@ -336,8 +355,10 @@ export class WatchCache {
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
     for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
-      const ev = this.history[i]!.ev;
-      if (ev.key.startsWith(prefix)) replay.push(ev);
+      const h = this.history[i]!;
+      if (!h.key.startsWith(prefix)) continue;
+      const ev = this.replayed(h);
+      if (ev) replay.push(ev);
     }
     if (sink.replay) sink.replay(replay);
     else
@@ -349,6 +370,38 @@ export class WatchCache {
     this.watchers.add(reg);
     return () => {
       if (this.watchers.delete(reg)) sink.onClose('stopped');
+    };
+  }
+
+  /**
+   * The event of a retained change: the cached object when it is still the current version (shared, no decode),
+   * else the stored version decoded; the previous version is decoded only if a watcher reads it (selectors).
+   */
+  private replayed(h: HistoryEntry): CacheEvent | undefined {
+    let obj: KubeObject;
+    try {
+      obj = (h.type !== 'DELETED' ? this.objectAt(h.key, h.revision) : undefined) ?? decodeFromStorage(h.kv);
+    } catch {
+      return undefined;
+    }
+    const { type, key, revision, prevKv } = h;
+    if (!prevKv) return { type, key, obj, prevObj: h.prevObj, revision };
+    let prev: KubeObject | undefined | null = null;
+    return {
+      type,
+      key,
+      obj,
+      revision,
+      get prevObj() {
+        if (prev === null) {
+          try {
+            prev = decodeFromStorage(prevKv);
+          } catch {
+            prev = undefined;
+          }
+        }
+        return prev;
+      },
     };
   }
 
@@ -532,12 +585,12 @@ export class WatchCacheSet {
 }
 
 /** Index of the first history entry with a revision after `rev` (history is in revision order). */
-function firstAfter(history: { ev: CacheEvent }[], rev: number): number {
+function firstAfter(history: { revision: number }[], rev: number): number {
   let lo = 0;
   let hi = history.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (history[mid]!.ev.revision <= rev) lo = mid + 1;
+    if (history[mid]!.revision <= rev) lo = mid + 1;
     else hi = mid;
   }
   return lo;

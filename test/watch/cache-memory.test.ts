@@ -1,0 +1,80 @@
+// What the watch cache keeps alive: its history window holds the store's bytes, not a decoded object per version.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeForStorage } from '../../src/server/registry/resource-store.js';
+import type { KubeObject } from '../../src/server/registry/types.js';
+import { MemoryStore } from '../../src/server/storage/memory.js';
+import { WatchCache, type CacheEvent } from '../../src/server/watch/watch-cache.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const P = '/registry/core/configmaps/';
+const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>) =>
+  encodeForStorage({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', ...(labels ? { labels } : {}) }, data });
+
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanup) c();
+  cleanup = [];
+});
+
+async function cacheOf(store: MemoryStore): Promise<WatchCache> {
+  const c = new WatchCache(P, store);
+  await c.start();
+  cleanup.push(() => c.stop());
+  return c;
+}
+
+/** Resolves once the cache has applied revision rev. */
+const applied = (c: WatchCache, rev: number) => c.waitFresh(rev);
+
+describe('watch cache history', () => {
+  it('lets a superseded version be collected once the watchers that got it are done with it', async () => {
+    const store = new MemoryStore();
+    await store.open();
+    const cache = await cacheOf(store);
+    const got: CacheEvent[] = [];
+    const stop = cache.watch(P, cache.revision, { internal: true, push: (ev) => (got.push(ev), true), onClose: () => {} });
+    const first = await store.create(`${P}ns/a`, cm('a', { v: '0' }));
+    await applied(cache, first.modRevision);
+    const ref = new WeakRef(got[0]!.obj);
+    let rev = first.modRevision;
+    for (let i = 1; i <= 3; i++) rev = (await store.update(`${P}ns/a`, cm('a', { v: String(i) }), rev)).modRevision;
+    await applied(cache, rev);
+    stop();
+    got.length = 0;
+    await new Promise((r) => setImmediate(r));
+    gc();
+    // the history still holds the change (a watch from before it replays it), but not the decoded object
+    expect(cache.oldestWatchable).toBeLessThan(first.modRevision);
+    expect(ref.deref()).toBeUndefined();
+  });
+
+  it('replays retained changes from a past revision with each version, its predecessor, and deletes', async () => {
+    const store = new MemoryStore();
+    await store.open();
+    const cache = await cacheOf(store);
+    const start = cache.revision;
+    const a = await store.create(`${P}ns/a`, cm('a', { v: '0' }, { app: 'x' }));
+    const a1 = await store.update(`${P}ns/a`, cm('a', { v: '1' }, { app: 'y' }), a.modRevision);
+    const b = await store.create(`${P}ns/b`, cm('b', { v: '0' }));
+    const gone = await store.delete(`${P}ns/b`);
+    const a2 = await store.update(`${P}ns/a`, cm('a', { v: '2' }, { app: 'y' }), a1.modRevision);
+    await applied(cache, a2.modRevision);
+    const replayed: CacheEvent[] = [];
+    const stop = cache.watch(P, start, { internal: true, push: (ev) => (replayed.push(ev), true), replay: (evs) => replayed.push(...evs), onClose: () => {} });
+    cleanup.push(stop);
+    const view = (ev: CacheEvent) => [ev.type, ev.obj.metadata?.name, (ev.obj as KubeObject & { data: { v: string } }).data.v, ev.obj.metadata?.resourceVersion, ev.revision, ev.prevObj?.metadata?.labels?.['app'] ?? null];
+    expect(replayed.map(view)).toEqual([
+      ['ADDED', 'a', '0', String(a.modRevision), a.modRevision, null],
+      ['MODIFIED', 'a', '1', String(a1.modRevision), a1.modRevision, 'x'],
+      ['ADDED', 'b', '0', String(b.modRevision), b.modRevision, null],
+      ['DELETED', 'b', '0', String(gone.modRevision), gone.modRevision, null],
+      ['MODIFIED', 'a', '2', String(a2.modRevision), a2.modRevision, 'y'],
+    ]);
+    // the current version is the cached object itself, not a second decode
+    expect(replayed[4]!.obj).toBe(cache.objects.get(`${P}ns/a`));
+  });
+});
