@@ -78,3 +78,57 @@ describe('watch cache history', () => {
     expect(replayed[4]!.obj).toBe(cache.objects.get(`${P}ns/a`));
   });
 });
+
+describe('an undecorated type (Events)', () => {
+  const E = '/registry/core/events/';
+  const event = (name: string, reason: string) =>
+    encodeForStorage({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'p' }, reason });
+
+  it('keeps stored bytes, not decoded Events, and still serves reads, lists, watches and replays', async () => {
+    const store = new MemoryStore();
+    await store.open();
+    const early = await store.create(`${E}ns/early`, event('early', 'Loaded'));
+    const cache = new WatchCache(E, store);
+    await cache.start();
+    cleanup.push(() => cache.stop());
+    const start = cache.revision;
+    const got: CacheEvent[] = [];
+    cleanup.push(cache.watch(E, start, { internal: true, push: (ev) => (got.push(ev), true), onClose: () => {} }));
+    const a = await store.create(`${E}ns/a`, event('a', 'Scheduled'));
+    const a1 = await store.update(`${E}ns/a`, event('a', 'Pulled'), a.modRevision);
+    const b = await store.create(`${E}ns/b`, event('b', 'Started'));
+    const gone = await store.delete(`${E}ns/early`);
+    await applied(cache, gone.modRevision);
+    // the live fan-out: each change decoded once, the previous version on demand
+    expect(got.map((ev) => [ev.type, ev.obj.metadata?.name, (ev.obj as KubeObject & { reason: string }).reason, ev.prevObj ? (ev.prevObj as KubeObject & { reason: string }).reason : null])).toEqual([
+      ['ADDED', 'a', 'Scheduled', null],
+      ['MODIFIED', 'a', 'Pulled', 'Scheduled'],
+      ['ADDED', 'b', 'Started', null],
+      ['DELETED', 'early', 'Loaded', 'Loaded'],
+    ]);
+    const ref = new WeakRef(got[2]!.obj); // b: current, but not held decoded
+    got.length = 0;
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect(ref.deref()).toBeUndefined();
+    // reads decode a copy each
+    expect(cache.objects.get(`${E}ns/a`)).toMatchObject({ reason: 'Pulled', metadata: { name: 'a', resourceVersion: String(a1.modRevision) } });
+    expect(cache.objects.get(`${E}ns/early`)).toBeUndefined();
+    expect(cache.objects.size).toBe(2);
+    expect([...cache.objects].map(([k, o]) => [k, o.metadata?.name])).toEqual([[`${E}ns/a`, 'a'], [`${E}ns/b`, 'b']]);
+    expect([...cache.objects.values()].map((o) => o.metadata?.name)).toEqual(['a', 'b']);
+    expect(cache.keysUnder(`${E}ns/`)).toEqual([`${E}ns/a`, `${E}ns/b`]);
+    expect(cache.objectAt(`${E}ns/b`, b.modRevision)?.metadata?.name).toBe('b');
+    expect(cache.holdsStateAt(cache.revision)).toBe(true);
+    // a watch from before the changes replays them
+    const replayed: CacheEvent[] = [];
+    cleanup.push(cache.watch(E, start, { internal: true, push: (ev) => (replayed.push(ev), true), replay: (evs) => replayed.push(...evs), onClose: () => {} }));
+    expect(replayed.map((ev) => [ev.type, ev.obj.metadata?.name, ev.revision])).toEqual([
+      ['ADDED', 'a', a.modRevision],
+      ['MODIFIED', 'a', a1.modRevision],
+      ['ADDED', 'b', b.modRevision],
+      ['DELETED', 'early', gone.modRevision],
+    ]);
+    expect(early.modRevision).toBeLessThan(start + 1);
+  });
+});

@@ -114,7 +114,7 @@ export class ObjectFeed implements Feed {
     await Promise.all(prefixes.map((p) => this.shared.caches.get(p).start()));
     // a freshly loaded cache decodes its stored bytes in the background, a few ms a turn; iterating it now would
     // decode the rest in one turn (3 s for 100k pods, with every request waiting behind it): wait for the pass
-    while (!this.stopped && gen === this.generation && prefixes.some((p) => this.shared.caches.get(p).objects.raw.size > 0)) await new Promise((r) => setTimeout(r, 10));
+    while (!this.stopped && gen === this.generation && prefixes.some((p) => this.shared.caches.get(p).objects.pending > 0)) await new Promise((r) => setTimeout(r, 10));
     if (this.stopped || gen !== this.generation) return;
     // the snapshot and the watch registration in one turn: nothing falls between them
     const items: FeedItem[] = [];
