@@ -45,6 +45,9 @@ if (process.env.BENCH_MEM) {
   const v8 = await import('node:v8');
   const file = process.env.BENCH_MEM;
   const t0 = Date.now();
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const eld = monitorEventLoopDelay({ resolution: 5 });
+  eld.enable();
   const sample = () => {
     const m = process.memoryUsage();
     const h = v8.getHeapStatistics();
@@ -60,7 +63,8 @@ if (process.env.BENCH_MEM) {
       histTotal += c.history.length;
       if (c.history.length > 500) hist[p.replace('/registry/', '')] = c.history.length;
     }
-    const line = { t: Date.now() - t0, rss: m.rss >> 20, heapUsed: m.heapUsed >> 20, heapTotal: m.heapTotal >> 20, external: m.external >> 20, arrayBuffers: m.arrayBuffers >> 20, mallocedMem: h.malloced_memory >> 20, storeLog: st.log?.length, storeVersions: versions, storeMiB: bytes >> 20, histTotal, hist };
+    const line = { t: Date.now() - t0, rss: m.rss >> 20, heapUsed: m.heapUsed >> 20, heapTotal: m.heapTotal >> 20, external: m.external >> 20, arrayBuffers: m.arrayBuffers >> 20, mallocedMem: h.malloced_memory >> 20, storeLog: st.log?.length, storeVersions: versions, storeMiB: bytes >> 20, loopP99: Math.round(eld.percentile(99) / 1e6), loopMax: Math.round(eld.max / 1e6), histTotal, hist };
+    eld.reset();
     appendFileSync(file, JSON.stringify(line) + '\n');
     // BENCH_HEAPSNAP=<store log length>: one heap snapshot once the store holds that many events
     const at = Number(process.env.BENCH_HEAPSNAP);
@@ -70,6 +74,26 @@ if (process.env.BENCH_MEM) {
     }
   };
   let snapped = false;
+  // BENCH_CPUPROF=<file> with BENCH_CPUPROF_AT=<store log length>: a CPU profile from then until SIGTERM (the roll)
+  const profAt = Number(process.env.BENCH_CPUPROF_AT);
+  if (process.env.BENCH_CPUPROF && profAt > 0) {
+    const { Session } = await import('node:inspector');
+    const session = new Session();
+    session.connect();
+    const post = (m: string, p?: object) => new Promise<unknown>((res, rej) => session.post(m, p ?? {}, (e, r) => (e ? rej(e) : res(r))));
+    const timer = setInterval(() => {
+      const st = server.store as unknown as { log?: unknown[] };
+      if ((st.log?.length ?? 0) < profAt) return;
+      clearInterval(timer);
+      void post('Profiler.enable').then(() => post('Profiler.setSamplingInterval', { interval: 500 })).then(() => post('Profiler.start'));
+      process.removeAllListeners('SIGTERM');
+      process.on('SIGTERM', () => void post('Profiler.stop').then((r) => {
+        appendFileSync(process.env.BENCH_CPUPROF!, JSON.stringify((r as { profile: unknown }).profile));
+        return server.close();
+      }).then(() => process.exit(0)));
+    }, 100);
+    timer.unref();
+  }
   setInterval(sample, 500).unref();
 }
 
