@@ -6,6 +6,7 @@ import type { KubeObject } from '../registry/types.js';
 import { StoppedError } from './api-writer.js';
 import type { ControllerClient } from './client.js';
 import type { ClusterCache } from './cluster-cache.js';
+import { nextTurn, overBudget } from './turn-budget.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -16,8 +17,10 @@ const SERIES_CACHE = 4096;
 
 export class EventRecorder {
   private series = new Map<string, { name: string; namespace: string; count: number }>();
-  private chain: Promise<void> = Promise.resolve();
-  private pending = 0;
+  /** Events to write, in order, from `head` on; written by one loop that shares the controllers' turn budget. */
+  private backlog: (() => Promise<void>)[] = [];
+  private head = 0;
+  private draining?: Promise<void>;
 
   constructor(
     private writer: ControllerClient,
@@ -40,14 +43,39 @@ export class EventRecorder {
     };
     const seriesKey = [meta.uid, type, reason, message, fieldPath ?? '', this.source.component, this.source.host ?? ''].join('\u0000');
     // upstream's spam filter drops events beyond a burst; here a backlog bound keeps a storm from growing memory
-    if (this.pending > 10_000) return;
-    this.pending++;
-    this.chain = this.chain
-      .then(() => this.write(namespace, seriesKey, involved, type, reason, message))
-      .catch((e) => {
+    if (this.backlog.length - this.head > 10_000) return;
+    this.backlog.push(() =>
+      this.write(namespace, seriesKey, involved, type, reason, message).catch((e) => {
         if (!(e instanceof StoppedError)) this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`);
-      })
-      .finally(() => this.pending--);
+      }),
+    );
+    this.draining ??= this.drain();
+  }
+
+  /**
+   * Writes the backlog in order. A promise chain of writes to the in-process store ran a whole backlog (thousands
+   * of Events while pods start) in microtasks without letting a request in; this loop yields with the others.
+   */
+  private async drain(): Promise<void> {
+    let ran = false;
+    while (this.head < this.backlog.length) {
+      if (overBudget()) {
+        await nextTurn(ran);
+        ran = false;
+        continue;
+      }
+      ran = true;
+      const write = this.backlog[this.head]!;
+      this.backlog[this.head++] = undefined!;
+      if (this.head > 1024 && this.head * 2 > this.backlog.length) {
+        this.backlog = this.backlog.slice(this.head);
+        this.head = 0;
+      }
+      await write();
+    }
+    this.backlog = [];
+    this.head = 0;
+    this.draining = undefined;
   }
 
   private async write(namespace: string, seriesKey: string, involved: Record<string, unknown>, type: EventType, reason: string, message: string): Promise<void> {
@@ -86,7 +114,7 @@ export class EventRecorder {
 
   /** Resolves once the events recorded so far are written. */
   flush(): Promise<void> {
-    return this.chain;
+    return this.draining ?? Promise.resolve();
   }
 }
 
