@@ -12,6 +12,9 @@ export type EventType = 'Normal' | 'Warning';
 
 let nextNano = Math.floor(Math.random() * 1_000_000);
 
+/** Events queued per recorder at most (client-go's maxQueuedEvents; later ones are dropped while it is full). */
+const MAX_QUEUED_EVENTS = 1000;
+
 /** How many recent series the recorder remembers (client-go's LRU cache holds 4096). */
 const SERIES_CACHE = 4096;
 
@@ -42,11 +45,13 @@ export class EventRecorder {
       ...(fieldPath ? { fieldPath } : {}),
     };
     const seriesKey = [meta.uid, type, reason, message, fieldPath ?? '', this.source.component, this.source.host ?? ''].join('\u0000');
-    // upstream's spam filter drops events beyond a burst; here a backlog bound keeps a storm from growing memory
-    if (this.backlog.length - this.head > 10_000) return;
+    // client-go's broadcaster queues at most 1000 events (maxQueuedEvents) and drops the rest while its sink is behind
+    if (this.backlog.length - this.head >= MAX_QUEUED_EVENTS) return;
+    // the queued write names what it needs, not obj: a backlog entry must not keep an object version alive
+    const what = `${reason} for ${obj.kind} ${meta.namespace}/${meta.name}`;
     this.backlog.push(() =>
       this.write(namespace, seriesKey, involved, type, reason, message).catch((e) => {
-        if (!(e instanceof StoppedError)) this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`);
+        if (!(e instanceof StoppedError)) this.log(`event ${what}: ${(e as Error).message}`);
       }),
     );
     this.draining ??= this.drain();
