@@ -79,6 +79,26 @@ describe('watch cache history', () => {
   });
 });
 
+describe('the history window', () => {
+  it('keeps the last maxHistory changes as they pass through it, and replays exactly those', async () => {
+    const store = new MemoryStore();
+    await store.open();
+    const cache = new WatchCache(P, store, { maxHistory: 3 });
+    await cache.start();
+    cleanup.push(() => cache.stop());
+    const revs: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      revs.push((await store.create(`${P}ns/c${i}`, cm(`c${i}`, { v: String(i) }))).modRevision);
+      if (i % 500 === 499) await applied(cache, revs[i]!); // several applies, each cutting what left the window
+    }
+    await applied(cache, revs[1999]!);
+    expect(cache.oldestWatchable).toBe(revs[1996]);
+    const replayed: CacheEvent[] = [];
+    cleanup.push(cache.watch(P, revs[1996]!, { internal: true, push: (ev) => (replayed.push(ev), true), replay: (evs) => replayed.push(...evs), onClose: () => {} }));
+    expect(replayed.map((ev) => ev.obj.metadata?.name)).toEqual(['c1997', 'c1998', 'c1999']);
+  });
+});
+
 describe('an undecorated type (Events)', () => {
   const E = '/registry/core/events/';
   const event = (name: string, reason: string) =>

@@ -83,7 +83,9 @@ export class WatchCache {
   /** key → current object (decoded once, on first read at the latest; shared read-only). */
   readonly objects: LazyObjects;
   private sortedKeys: string[] | undefined;
+  /** Retained changes from `historyHead` on (entries before it are cut; the array is compacted now and then). */
   private history: HistoryEntry[] = [];
+  private historyHead = 0;
   /** Events with revision <= historyFloor are not in history. */
   private historyFloor = 0;
   private rev = 0;
@@ -194,6 +196,7 @@ export class WatchCache {
     this.lastChange = revision!;
     this.historyFloor = revision!;
     this.history = [];
+    this.historyHead = 0;
     this.loaded = true;
     this.storeWatch = this.store.watch(this.prefix, revision!, {
       onEvents: (evs) => this.apply(evs),
@@ -296,12 +299,22 @@ export class WatchCache {
     this.wake();
   }
 
+  /**
+   * Cuts what left the window. The cut entries are cleared in place and the array compacted once they are half of
+   * it: a copy of the rest per cut (once the window was full, every batch of changes) copied up to 100k entries
+   * per apply, 1.5% of a 10,000-pod roll.
+   */
   private trim(now: number): void {
-    let cut = 0;
-    while (cut < this.history.length && (this.history.length - cut > this.maxHistory || now - this.history[cut]!.at > this.historyMs)) cut++;
-    if (cut > 0) {
-      this.historyFloor = this.history[cut - 1]!.revision;
-      this.history = this.history.slice(cut);
+    const h = this.history;
+    let cut = this.historyHead;
+    while (cut < h.length && (h.length - cut > this.maxHistory || now - h[cut]!.at > this.historyMs)) cut++;
+    if (cut === this.historyHead) return;
+    this.historyFloor = h[cut - 1]!.revision;
+    for (let i = this.historyHead; i < cut; i++) h[i] = undefined!;
+    this.historyHead = cut;
+    if (cut >= 1024 && cut * 2 >= h.length) {
+      this.history = h.slice(cut);
+      this.historyHead = 0;
     }
   }
 
@@ -372,7 +385,7 @@ export class WatchCache {
     if (fromRevision < this.historyFloor || fromRevision < this.compactedSeen) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
-    for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
+    for (let i = firstAfter(this.history, fromRevision, this.historyHead); i < this.history.length; i++) {
       const h = this.history[i]!;
       if (!h.key.startsWith(prefix)) continue;
       const ev = this.replayed(h);
@@ -646,8 +659,7 @@ function withLazyPrev(type: EventType, key: string, obj: KubeObject, revision: n
 }
 
 /** Index of the first history entry with a revision after `rev` (history is in revision order). */
-function firstAfter(history: { revision: number }[], rev: number): number {
-  let lo = 0;
+function firstAfter(history: { revision: number }[], rev: number, lo: number): number {
   let hi = history.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
