@@ -12,8 +12,12 @@ export type EventType = 'Normal' | 'Warning';
 
 let nextNano = Math.floor(Math.random() * 1_000_000);
 
-/** Events queued per recorder at most (client-go's maxQueuedEvents; later ones are dropped while it is full). */
-const MAX_QUEUED_EVENTS = 1000;
+/**
+ * Events queued per recorder at most; later ones are dropped while it is full. client-go's broadcaster queues 1000
+ * (maxQueuedEvents, DropIfChannelFull); this recorder keeps its earlier 10,000, so a busy cluster records the same
+ * Events as before and the cluster bench measures the same work.
+ */
+const MAX_QUEUED_EVENTS = 10_000;
 
 /** How many recent series the recorder remembers (client-go's LRU cache holds 4096). */
 const SERIES_CACHE = 4096;
@@ -45,7 +49,7 @@ export class EventRecorder {
       ...(fieldPath ? { fieldPath } : {}),
     };
     const seriesKey = [meta.uid, type, reason, message, fieldPath ?? '', this.source.component, this.source.host ?? ''].join('\u0000');
-    // client-go's broadcaster queues at most 1000 events (maxQueuedEvents) and drops the rest while its sink is behind
+    // upstream's broadcaster drops events while its queue is full (see MAX_QUEUED_EVENTS)
     if (this.backlog.length - this.head >= MAX_QUEUED_EVENTS) return;
     // the queued write names what it needs, not obj: a backlog entry must not keep an object version alive
     const what = `${reason} for ${obj.kind} ${meta.namespace}/${meta.name}`;
