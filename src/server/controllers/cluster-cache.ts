@@ -34,6 +34,8 @@ export class ClusterCache implements FeedListener {
   private owned = new Map<string, Map<KindId, Set<string>>>();
   /** kind → namespace → ns/name of the objects without a controller (candidates for adoption). */
   private orphaned = new Map<KindId, Map<string, Set<string>>>();
+  /** Kinds whose changes are handed on but whose objects are not held (see follow). */
+  private followed = new Map<KindId, { h: CacheHandler; reset: () => void }[]>();
 
   /** Starts holding a kind (before the feed starts) and calls h on its changes. */
   on(kind: KindId, h?: CacheHandler): void {
@@ -44,9 +46,19 @@ export class ClusterCache implements FeedListener {
     this.handlers.set(kind, list);
   }
 
-  /** The kinds held (what a remote feed lists and watches). */
+  /**
+   * Calls h on a kind's changes without holding its objects (reset, then a put per object, at every re-list): for a
+   * listener that keeps a small index of its own, such as the Event TTL over an hour of Events.
+   */
+  follow(kind: KindId, h: CacheHandler, reset: () => void): void {
+    const list = this.followed.get(kind) ?? [];
+    list.push({ h, reset });
+    this.followed.set(kind, list);
+  }
+
+  /** The kinds held or followed (what a remote feed lists and watches). */
   kinds(): KindId[] {
-    return [...this.objects.keys()];
+    return [...new Set([...this.objects.keys(), ...this.followed.keys()])];
   }
 
   get(kind: KindId, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -120,9 +132,11 @@ export class ClusterCache implements FeedListener {
     for (const m of this.objects.values()) m.clear();
     this.owned.clear();
     this.orphaned.clear();
+    for (const fs of this.followed.values()) for (const f of fs) f.reset();
     const seen: [KindId, KubeObject][] = [];
     for (const it of items) {
       const k = kindOfKey(it.key);
+      if (k && it.obj) for (const f of this.followed.get(k.kind) ?? []) f.h({ type: 'put', obj: it.obj });
       const m = k && this.objects.get(k.kind);
       if (!k || !m || !it.obj) continue;
       const id = nsName(k.namespace || undefined, k.name);
@@ -135,6 +149,7 @@ export class ClusterCache implements FeedListener {
 
   onEvent(ev: FeedEvent): void {
     const k = kindOfKey(ev.key);
+    if (k && ev.obj) for (const f of this.followed.get(k.kind) ?? []) f.h(ev.type === 'delete' ? { type: 'delete', obj: ev.obj } : { type: 'put', obj: ev.obj });
     const m = k && this.objects.get(k.kind);
     if (!k || !m) return;
     const id = nsName(k.namespace || undefined, k.name);

@@ -28,8 +28,18 @@ function dropNulls(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, dropNulls(x)]));
 }
 
+/** templateKey of each (immutable, shared) cached template: a Deployment's sync compared every ReplicaSet's anew. */
+const templateKeys = new WeakMap<object, string>();
+
 /** The template without the pod-template-hash label, for equality with the Deployment's template (EqualIgnoreHash). */
 function templateKey(t: unknown): string {
+  if (t === null || typeof t !== 'object') return templateKeyOf(t);
+  let k = templateKeys.get(t);
+  if (k === undefined) templateKeys.set(t, (k = templateKeyOf(t)));
+  return k;
+}
+
+function templateKeyOf(t: unknown): string {
   const c = dropNulls(t ?? {}) as Obj;
   if (c.metadata?.labels) {
     delete c.metadata.labels[HASH_LABEL];

@@ -6,18 +6,28 @@ import type { KubeObject } from '../registry/types.js';
 import { StoppedError } from './api-writer.js';
 import type { ControllerClient } from './client.js';
 import type { ClusterCache } from './cluster-cache.js';
+import { nextTurn, overBudget } from './turn-budget.js';
 
 export type EventType = 'Normal' | 'Warning';
 
 let nextNano = Math.floor(Math.random() * 1_000_000);
+
+/**
+ * Events queued per recorder at most; later ones are dropped while it is full. client-go's broadcaster queues 1000
+ * (maxQueuedEvents, DropIfChannelFull); this recorder keeps its earlier 10,000, so a busy cluster records the same
+ * Events as before and the cluster bench measures the same work.
+ */
+const MAX_QUEUED_EVENTS = 10_000;
 
 /** How many recent series the recorder remembers (client-go's LRU cache holds 4096). */
 const SERIES_CACHE = 4096;
 
 export class EventRecorder {
   private series = new Map<string, { name: string; namespace: string; count: number }>();
-  private chain: Promise<void> = Promise.resolve();
-  private pending = 0;
+  /** Events to write, in order, from `head` on; written by one loop that shares the controllers' turn budget. */
+  private backlog: (() => Promise<void>)[] = [];
+  private head = 0;
+  private draining?: Promise<void>;
 
   constructor(
     private writer: ControllerClient,
@@ -39,15 +49,42 @@ export class EventRecorder {
       ...(fieldPath ? { fieldPath } : {}),
     };
     const seriesKey = [meta.uid, type, reason, message, fieldPath ?? '', this.source.component, this.source.host ?? ''].join('\u0000');
-    // upstream's spam filter drops events beyond a burst; here a backlog bound keeps a storm from growing memory
-    if (this.pending > 10_000) return;
-    this.pending++;
-    this.chain = this.chain
-      .then(() => this.write(namespace, seriesKey, involved, type, reason, message))
-      .catch((e) => {
-        if (!(e instanceof StoppedError)) this.log(`event ${reason} for ${obj.kind} ${meta.namespace}/${meta.name}: ${(e as Error).message}`);
-      })
-      .finally(() => this.pending--);
+    // upstream's broadcaster drops events while its queue is full (see MAX_QUEUED_EVENTS)
+    if (this.backlog.length - this.head >= MAX_QUEUED_EVENTS) return;
+    // the queued write names what it needs, not obj: a backlog entry must not keep an object version alive
+    const what = `${reason} for ${obj.kind} ${meta.namespace}/${meta.name}`;
+    this.backlog.push(() =>
+      this.write(namespace, seriesKey, involved, type, reason, message).catch((e) => {
+        if (!(e instanceof StoppedError)) this.log(`event ${what}: ${(e as Error).message}`);
+      }),
+    );
+    this.draining ??= this.drain();
+  }
+
+  /**
+   * Writes the backlog in order. A promise chain of writes to the in-process store ran a whole backlog (thousands
+   * of Events while pods start) in microtasks without letting a request in; this loop yields with the others.
+   */
+  private async drain(): Promise<void> {
+    let ran = false;
+    while (this.head < this.backlog.length) {
+      if (overBudget()) {
+        await nextTurn(ran);
+        ran = false;
+        continue;
+      }
+      ran = true;
+      const write = this.backlog[this.head]!;
+      this.backlog[this.head++] = undefined!;
+      if (this.head > 1024 && this.head * 2 > this.backlog.length) {
+        this.backlog = this.backlog.slice(this.head);
+        this.head = 0;
+      }
+      await write();
+    }
+    this.backlog = [];
+    this.head = 0;
+    this.draining = undefined;
   }
 
   private async write(namespace: string, seriesKey: string, involved: Record<string, unknown>, type: EventType, reason: string, message: string): Promise<void> {
@@ -86,23 +123,42 @@ export class EventRecorder {
 
   /** Resolves once the events recorded so far are written. */
   flush(): Promise<void> {
-    return this.chain;
+    return this.draining ?? Promise.resolve();
   }
 }
 
-/** Deletes Events older than the TTL (by lastTimestamp, else eventTime or creation), as etcd leases do upstream. */
+/** When an Event's TTL runs from: lastTimestamp, else eventTime, else its creation (ms; NaN when none parses). */
+function eventTime(ev: KubeObject): number {
+  return Date.parse(String(ev['lastTimestamp'] ?? ev['eventTime'] ?? ev.metadata?.creationTimestamp ?? ''));
+}
+
+/**
+ * Deletes Events older than the TTL (by lastTimestamp, else eventTime or creation), as etcd leases do upstream.
+ * It keeps each Event's name and time, not the Event: an hour of a living cluster's Events (several per pod)
+ * held decoded was a third of its heap.
+ */
 export class EventTtl {
   private timer?: NodeJS.Timeout;
   private running = false;
+  /** `namespace/name` → eventTime(); re-inserted on each change, so roughly oldest first. */
+  private readonly times = new Map<string, number>();
 
   constructor(
-    private cache: ClusterCache,
+    cache: ClusterCache,
     private writer: ControllerClient,
     private ttlMs: number,
     private now: () => number,
     private log: (l: string) => void,
   ) {
-    cache.on('core/events');
+    cache.follow(
+      'core/events',
+      (ev) => {
+        const id = `${ev.obj.metadata?.namespace ?? ''}/${ev.obj.metadata?.name ?? ''}`;
+        this.times.delete(id);
+        if (ev.type === 'put') this.times.set(id, eventTime(ev.obj));
+      },
+      () => this.times.clear(),
+    );
   }
 
   start(): void {
@@ -116,9 +172,11 @@ export class EventTtl {
     this.running = true;
     try {
       const cutoff = this.now() - this.ttlMs;
-      for (const ev of this.cache.list('core/events')) {
-        const at = Date.parse(String(ev['lastTimestamp'] ?? ev['eventTime'] ?? ev.metadata?.creationTimestamp ?? ''));
-        if (Number.isFinite(at) && at < cutoff) await this.writer.delete('', 'events', ev.metadata!.namespace, ev.metadata!.name!).catch((e) => this.log(`event ttl: ${(e as Error).message}`));
+      const expired: string[] = [];
+      for (const [id, at] of this.times) if (Number.isFinite(at) && at < cutoff) expired.push(id);
+      for (const id of expired) {
+        const slash = id.indexOf('/');
+        await this.writer.delete('', 'events', id.slice(0, slash), id.slice(slash + 1)).catch((e) => this.log(`event ttl: ${(e as Error).message}`));
       }
     } finally {
       this.running = false;

@@ -29,6 +29,18 @@ const UNRESOLVED_RECHECK_MS = 30_000;
 const refsOf = (o: KubeObject | undefined): OwnerReference[] => (Array.isArray(o?.metadata?.ownerReferences) ? o!.metadata!.ownerReferences! : []);
 const finalizersOf = (o: KubeObject | undefined): string[] => o?.metadata?.finalizers ?? [];
 
+/** Same owner references, field by field (most updates keep them: no JSON of both per event). */
+function sameRefs(a: readonly OwnerReference[], b: readonly OwnerReference[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.uid !== y.uid || x.name !== y.name || x.kind !== y.kind || x.apiVersion !== y.apiVersion || x.controller !== y.controller || x.blockOwnerDeletion !== y.blockOwnerDeletion) return false;
+  }
+  return true;
+}
+
 /** Being deleted and waiting for the collector (orphaning or foreground). */
 function gcFinalizing(o: KubeObject | undefined): boolean {
   if (!o?.metadata?.deletionTimestamp) return false;
@@ -79,9 +91,10 @@ export class GarbageCollector implements FeedListener {
     const obj = ev.obj;
     if (!obj) return;
     const oldRefs = this.owners.get(ev.key) ?? [];
-    this.index(ev.key, obj);
     const refs = refsOf(obj);
-    const refsChanged = JSON.stringify(oldRefs) !== JSON.stringify(refs);
+    const refsChanged = !sameRefs(oldRefs, refs);
+    if (refsChanged) this.index(ev.key, obj);
+    else if (refs.length > 0) this.owners.set(ev.key, refs);
     if (refs.length > 0 && (ev.created || refsChanged)) this.queue.add(ev.key);
     else if (gcFinalizing(obj) && (ev.created || !gcFinalizing(ev.prev) || JSON.stringify(finalizersOf(ev.prev)) !== JSON.stringify(finalizersOf(obj))))
       this.queue.add(ev.key);

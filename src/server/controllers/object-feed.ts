@@ -8,7 +8,12 @@
 import { typePrefix } from '../registry/keys.js';
 import type { TypeRegistry } from '../registry/registry.js';
 import type { KubeObject } from '../registry/types.js';
+import { decodeFromStorage } from '../registry/resource-store.js';
+import type { KeyValue } from '../storage/types.js';
 import type { CacheEvent, WatchCacheSet } from '../watch/watch-cache.js';
+
+/** Time the snapshot's decoding of an undecorated type (Events) takes per event-loop turn. */
+const SNAPSHOT_SLICE_MS = 4;
 
 export const REGISTRY_PREFIX = '/registry/';
 
@@ -114,15 +119,36 @@ export class ObjectFeed implements Feed {
     await Promise.all(prefixes.map((p) => this.shared.caches.get(p).start()));
     // a freshly loaded cache decodes its stored bytes in the background, a few ms a turn; iterating it now would
     // decode the rest in one turn (3 s for 100k pods, with every request waiting behind it): wait for the pass
-    while (!this.stopped && gen === this.generation && prefixes.some((p) => this.shared.caches.get(p).objects.raw.size > 0)) await new Promise((r) => setTimeout(r, 10));
+    while (!this.stopped && gen === this.generation && prefixes.some((p) => this.shared.caches.get(p).objects.pending > 0)) await new Promise((r) => setTimeout(r, 10));
     if (this.stopped || gen !== this.generation) return;
     // the snapshot and the watch registration in one turn: nothing falls between them
     const items: FeedItem[] = [];
+    // an undecorated type's cache (Events) holds stored bytes: taken now, decoded below a few ms a turn (an
+    // hour of Events decoded at once held the event loop for seconds after a restart)
+    const stored: [string, KeyValue][] = [];
     this.pending = [];
     for (const p of prefixes) {
       const cache = this.shared.caches.get(p);
-      for (const [key, obj] of cache.objects) items.push({ key, obj: freeze(obj) });
+      if (cache.objects.retain) for (const [key, obj] of cache.objects) items.push({ key, obj: freeze(obj) });
+      else for (const e of cache.objects.raw) stored.push(e);
       this.follow(p, cache.revision, gen, false);
+    }
+    for (let i = 0; i < stored.length; ) {
+      const end = performance.now() + SNAPSHOT_SLICE_MS;
+      for (; i < stored.length && (i & 15 || performance.now() < end); i++) {
+        const [key, kv] = stored[i]!;
+        let obj: KubeObject | undefined;
+        try {
+          obj = freeze(decodeFromStorage(kv));
+        } catch {
+          obj = undefined; // undecodable: listed without an object, as FeedItem says
+        }
+        items.push({ key, obj });
+      }
+      if (i < stored.length) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.stopped || gen !== this.generation) return;
+      }
     }
     for (const l of this.listeners) {
       l.onSync(items);

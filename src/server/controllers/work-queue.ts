@@ -1,9 +1,8 @@
 // A de-duplicating work queue with `workers` workers (one by default): a key is never processed by two workers at
 // once, and a key queued while it is being processed runs again afterwards; failures are retried with a per-key
-// exponential backoff.
-
-/** Longest run of handlers before the queue lets the event loop serve other work. */
-const SLICE_MS = 10;
+// exponential backoff. Workers share one budget of synchronous work per event-loop turn with every other
+// controller loop (turn-budget.ts).
+import { nextTurn, overBudget } from './turn-budget.js';
 
 export class WorkQueue {
   private pending = new Set<string>();
@@ -63,15 +62,17 @@ export class WorkQueue {
   }
 
   private async loop(): Promise<void> {
-    let slice = performance.now();
+    let ran = false;
     while (!this.stopped && this.pending.size > 0) {
       // handlers on an in-process store resolve in microtasks: without a break, a long queue (the
       // initial scan of a large store) would hold the event loop and no request would be served
-      if (performance.now() - slice > SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        slice = performance.now();
+      if (overBudget()) {
+        await nextTurn(ran);
+        ran = false;
         if (this.stopped || this.pending.size === 0) return;
+        continue;
       }
+      ran = true;
       const key = this.pending.values().next().value as string;
       this.pending.delete(key);
       this.active.add(key);

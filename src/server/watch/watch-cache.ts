@@ -8,6 +8,9 @@ import { StoreError, type KeyValue, type RevisionedStore, type StoreEvent, type 
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/** Types whose caches hold stored bytes, not decoded objects (see CacheOptions.undecorated). */
+export const UNDECORATED_PREFIXES: readonly string[] = ['/registry/core/events/'];
+
 /** Time the background decoding of a loaded cache takes per event-loop turn. */
 const BACKGROUND_SLICE_MS = 4;
 
@@ -43,7 +46,33 @@ export interface CacheOptions {
   historyMs?: number;
   /** Hard cap on retained events. */
   maxHistory?: number;
+  /**
+   * Type prefixes whose cache keeps the stored bytes of the current objects and decodes on every read, instead of
+   * holding decoded objects (default: Events). Upstream serves Events from etcd without a watch cache at all
+   * ("switching on Cacher for events will lead to too high memory consumption", registry/core/event/storage):
+   * a living cluster writes several per pod and keeps them an hour (--event-ttl).
+   */
+  undecorated?: readonly string[];
   log?: (l: string) => void;
+}
+
+/**
+ * One retained change: the store's key-values, not decoded objects. The store holds these bytes anyway (the
+ * memory store shares its frozen KeyValues; etcd's and SQLite's are a third of a decoded object's size), while a
+ * decoded version kept for the history window cost about three times its bytes, per version of every object
+ * written in the last 75 s (most of a living cluster's heap). The live fan-out still hands every watcher the one
+ * decoded object; a watch starting from a past revision decodes the versions it replays that are no longer current.
+ */
+interface HistoryEntry {
+  type: EventType;
+  key: string;
+  revision: number;
+  kv: KeyValue;
+  /** The version before (puts that changed a key, deletes); decoded only if a replaying watcher asks. */
+  prevKv?: KeyValue;
+  /** The decoded previous version when the store's event carried no prevKv. */
+  prevObj?: KubeObject;
+  at: number;
 }
 
 interface Registered {
@@ -53,9 +82,11 @@ interface Registered {
 
 export class WatchCache implements CachedObjectSource {
   /** key → current object (decoded once, on first read at the latest; shared read-only). */
-  readonly objects = new LazyObjects((key) => this.dropCorrupt(key));
+  readonly objects: LazyObjects;
   private sortedKeys: string[] | undefined;
-  private history: { ev: CacheEvent; at: number }[] = [];
+  /** Retained changes from `historyHead` on (entries before it are cut; the array is compacted now and then). */
+  private history: HistoryEntry[] = [];
+  private historyHead = 0;
   /** Events with revision <= historyFloor are not in history. */
   private historyFloor = 0;
   private rev = 0;
@@ -78,6 +109,7 @@ export class WatchCache implements CachedObjectSource {
   ) {
     this.historyMs = opts.historyMs ?? 75_000;
     this.maxHistory = opts.maxHistory ?? 100 * 1024;
+    this.objects = new LazyObjects((key) => this.dropCorrupt(key), !(opts.undecorated ?? UNDECORATED_PREFIXES).includes(prefix));
   }
 
   /** Revision up to which every change of this type has been applied. */
@@ -87,7 +119,7 @@ export class WatchCache implements CachedObjectSource {
 
   /** True when the cached objects are exactly the type's state at `revision` (no change in between). */
   holdsStateAt(revision: number): boolean {
-    return this.started !== undefined && this.corrupt.size === 0 && this.objects.raw.size === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
+    return this.started !== undefined && this.corrupt.size === 0 && this.objects.pending === 0 && this.lastChange > 0 && this.lastChange <= revision && revision <= this.rev;
   }
 
   /** Oldest revision a watch may start from (events after it are all retained). */
@@ -175,6 +207,7 @@ export class WatchCache implements CachedObjectSource {
     this.lastChange = revision!;
     this.historyFloor = revision!;
     this.history = [];
+    this.historyHead = 0;
     this.loaded = true;
     this.storeWatch = this.store.watch(this.prefix, revision!, {
       onEvents: (evs) => this.apply(evs),
@@ -190,11 +223,11 @@ export class WatchCache implements CachedObjectSource {
    */
   private decodeInBackground(): void {
     const step = () => {
-      if (this.stopped || this.objects.raw.size === 0) return;
+      if (this.stopped || this.objects.pending === 0) return;
       this.objects.decodeFor(BACKGROUND_SLICE_MS);
-      if (this.objects.raw.size > 0) setImmediate(step);
+      if (this.objects.pending > 0) setImmediate(step);
     };
-    if (this.objects.raw.size > 0) setImmediate(step);
+    if (this.objects.pending > 0) setImmediate(step);
   }
 
   /** A stored object found undecodable after the load: not cached (direct reads report it). */
@@ -228,32 +261,39 @@ export class WatchCache implements CachedObjectSource {
 
   private apply(evs: StoreEvent[]): void {
     const now = Date.now();
+    const retain = this.objects.retain;
     for (const se of evs) {
       let ev: CacheEvent;
-      const prev = this.objects.get(se.kv.key);
-      if (se.type === 'delete') this.corrupt.delete(se.kv.key);
+      const key = se.kv.key;
+      // an undecorated cache decodes no previous version unless a watcher reads it (selectors)
+      const prev = retain ? this.objects.get(key) : undefined;
+      const prevKv = retain ? se.prevKv : (se.prevKv ?? this.objects.raw.get(key));
+      const existed = retain ? prev !== undefined : this.objects.has(key);
+      if (se.type === 'delete') this.corrupt.delete(key);
       try {
         if (se.type === 'delete') {
           const last = decodeFromStorage(se.kv);
-          this.objects.delete(se.kv.key);
+          this.objects.delete(key);
           this.sortedKeys = undefined;
-          ev = { type: 'DELETED', key: se.kv.key, obj: last, prevObj: prev, revision: se.revision };
+          ev = retain ? { type: 'DELETED', key, obj: last, prevObj: prev, revision: se.revision } : withLazyPrev('DELETED', key, last, se.revision, prevKv);
         } else {
           const obj = decodeFromStorage(se.kv);
-          if (!prev) this.sortedKeys = undefined;
-          this.objects.set(se.kv.key, obj);
-          this.corrupt.delete(se.kv.key);
-          ev = { type: prev ? 'MODIFIED' : 'ADDED', key: se.kv.key, obj, prevObj: prev, revision: se.revision };
+          if (!existed) this.sortedKeys = undefined;
+          if (retain) this.objects.set(key, obj);
+          else this.objects.setStored(key, se.kv);
+          this.corrupt.delete(key);
+          const type = existed ? 'MODIFIED' : 'ADDED';
+          ev = retain ? { type, key, obj, prevObj: prev, revision: se.revision } : withLazyPrev(type, key, obj, se.revision, existed ? prevKv : undefined);
         }
       } catch {
-        this.objects.delete(se.kv.key);
-        if (se.type === 'put') this.corrupt.add(se.kv.key);
+        this.objects.delete(key);
+        if (se.type === 'put') this.corrupt.add(key);
         this.sortedKeys = undefined;
         this.rev = this.lastChange = se.revision;
         continue;
       }
       this.rev = this.lastChange = se.revision;
-      this.history.push({ ev, at: now });
+      this.history.push(prevKv || !prev ? { type: ev.type, key, revision: ev.revision, kv: se.kv, prevKv: existed || se.type === 'delete' ? prevKv : undefined, at: now } : { type: ev.type, key, revision: ev.revision, kv: se.kv, prevObj: prev, at: now });
       for (const w of this.watchers) {
         if (!ev.key.startsWith(w.prefix)) continue;
         if (!w.sink.push(ev)) this.drop(w, 'slow');
@@ -270,12 +310,22 @@ export class WatchCache implements CachedObjectSource {
     this.wake();
   }
 
+  /**
+   * Cuts what left the window. The cut entries are cleared in place and the array compacted once they are half of
+   * it: a copy of the rest per cut (once the window was full, every batch of changes) copied up to 100k entries
+   * per apply, 1.5% of a 10,000-pod roll.
+   */
   private trim(now: number): void {
-    let cut = 0;
-    while (cut < this.history.length && (this.history.length - cut > this.maxHistory || now - this.history[cut]!.at > this.historyMs)) cut++;
-    if (cut > 0) {
-      this.historyFloor = this.history[cut - 1]!.ev.revision;
-      this.history = this.history.slice(cut);
+    const h = this.history;
+    let cut = this.historyHead;
+    while (cut < h.length && (h.length - cut > this.maxHistory || now - h[cut]!.at > this.historyMs)) cut++;
+    if (cut === this.historyHead) return;
+    this.historyFloor = h[cut - 1]!.revision;
+    for (let i = this.historyHead; i < cut; i++) h[i] = undefined!;
+    this.historyHead = cut;
+    if (cut >= 1024 && cut * 2 >= h.length) {
+      this.history = h.slice(cut);
+      this.historyHead = 0;
     }
   }
 
@@ -346,9 +396,11 @@ export class WatchCache implements CachedObjectSource {
     if (fromRevision < this.historyFloor || fromRevision < this.compactedSeen) return this.watchFromStore(prefix, fromRevision, sink);
     const reg: Registered = { prefix, sink };
     const replay: CacheEvent[] = [];
-    for (let i = firstAfter(this.history, fromRevision); i < this.history.length; i++) {
-      const ev = this.history[i]!.ev;
-      if (ev.key.startsWith(prefix)) replay.push(ev);
+    for (let i = firstAfter(this.history, fromRevision, this.historyHead); i < this.history.length; i++) {
+      const h = this.history[i]!;
+      if (!h.key.startsWith(prefix)) continue;
+      const ev = this.replayed(h);
+      if (ev) replay.push(ev);
     }
     if (sink.replay) sink.replay(replay);
     else
@@ -361,6 +413,22 @@ export class WatchCache implements CachedObjectSource {
     return () => {
       if (this.watchers.delete(reg)) sink.onClose('stopped');
     };
+  }
+
+  /**
+   * The event of a retained change: the cached object when it is still the current version (shared, no decode),
+   * else the stored version decoded; the previous version is decoded only if a watcher reads it (selectors).
+   */
+  private replayed(h: HistoryEntry): CacheEvent | undefined {
+    let obj: KubeObject;
+    try {
+      obj = (h.type !== 'DELETED' && this.objects.retain ? this.objectAt(h.key, h.revision) : undefined) ?? decodeFromStorage(h.kv);
+    } catch {
+      return undefined;
+    }
+    const { type, key, revision, prevKv } = h;
+    if (!prevKv) return { type, key, obj, prevObj: h.prevObj, revision };
+    return withLazyPrev(type, key, obj, revision, prevKv);
   }
 
   /**
@@ -408,12 +476,22 @@ export class WatchCache implements CachedObjectSource {
 /**
  * The cache's objects: decoded entries plus stored bytes not decoded yet (`raw`), decoded on first
  * read. Iterating decodes everything first. A value that does not decode is dropped (onCorrupt).
+ * Without `retain` (an undecorated type) every entry stays stored bytes: each read decodes a copy of its own,
+ * and nothing decoded is kept.
  */
 export class LazyObjects extends Map<string, KubeObject> {
   readonly raw = new Map<string, KeyValue>();
 
-  constructor(private readonly onCorrupt: (key: string) => void) {
+  constructor(
+    private readonly onCorrupt: (key: string) => void,
+    readonly retain = true,
+  ) {
     super();
+  }
+
+  /** Entries still to decode (a retaining map's background pass; never for an undecorated one). */
+  get pending(): number {
+    return this.retain ? this.raw.size : 0;
   }
 
   override get(key: string): KubeObject | undefined {
@@ -428,6 +506,12 @@ export class LazyObjects extends Map<string, KubeObject> {
   override set(key: string, value: KubeObject): this {
     if (this.raw.size > 0) this.raw.delete(key);
     return super.set(key, value);
+  }
+
+  /** Holds a stored version as bytes (an undecorated type's write). */
+  setStored(key: string, kv: KeyValue): void {
+    super.delete(key);
+    this.raw.set(key, kv);
   }
 
   override delete(key: string): boolean {
@@ -445,16 +529,19 @@ export class LazyObjects extends Map<string, KubeObject> {
   }
 
   override keys(): MapIterator<string> {
+    if (!this.retain) return this.allKeys()[Symbol.iterator]() as MapIterator<string>;
     this.decodeSome(Infinity);
     return super.keys();
   }
 
   override values(): MapIterator<KubeObject> {
+    if (!this.retain) return this.decodedCopies((_, o) => o) as unknown as MapIterator<KubeObject>;
     this.decodeSome(Infinity);
     return super.values();
   }
 
   override entries(): MapIterator<[string, KubeObject]> {
+    if (!this.retain) return this.decodedCopies((k, o): [string, KubeObject] => [k, o]) as unknown as MapIterator<[string, KubeObject]>;
     this.decodeSome(Infinity);
     return super.entries();
   }
@@ -464,8 +551,21 @@ export class LazyObjects extends Map<string, KubeObject> {
   }
 
   override forEach(fn: (value: KubeObject, key: string, map: Map<string, KubeObject>) => void, thisArg?: unknown): void {
+    if (!this.retain) {
+      for (const [k, o] of this.entries()) fn.call(thisArg, o, k, this);
+      return;
+    }
     this.decodeSome(Infinity);
     super.forEach(fn, thisArg);
+  }
+
+  /** An undecorated map's entries, each decoded as it is reached (nothing kept). */
+  private *decodedCopies<T>(out: (key: string, o: KubeObject) => T): Generator<T, undefined> {
+    for (const key of [...super.keys(), ...this.raw.keys()]) {
+      const o = this.get(key);
+      if (o !== undefined) yield out(key, o);
+    }
+    return undefined;
   }
 
   /** Every key, decoded or not, without decoding (an undecodable one is dropped when read). */
@@ -477,6 +577,7 @@ export class LazyObjects extends Map<string, KubeObject> {
 
   /** Decodes pending entries for about `ms` milliseconds (at least one). */
   decodeFor(ms: number): void {
+    if (!this.retain) return;
     const end = performance.now() + ms;
     let n = 0;
     for (const key of this.raw.keys()) {
@@ -487,6 +588,7 @@ export class LazyObjects extends Map<string, KubeObject> {
 
   /** Decodes up to n pending entries. */
   decodeSome(n: number): void {
+    if (!this.retain) return;
     for (const key of this.raw.keys()) {
       if (n-- <= 0) return;
       this.decode(key);
@@ -496,12 +598,15 @@ export class LazyObjects extends Map<string, KubeObject> {
   private decode(key: string): KubeObject | undefined {
     const kv = this.raw.get(key);
     if (kv === undefined) return undefined;
-    this.raw.delete(key);
     try {
       const o = decodeFromStorage(kv);
-      super.set(key, o);
+      if (this.retain) {
+        this.raw.delete(key);
+        super.set(key, o);
+      }
       return o;
     } catch {
+      this.raw.delete(key);
       this.onCorrupt(key);
       return undefined;
     }
@@ -545,13 +650,34 @@ export class WatchCacheSet {
   }
 }
 
+/** An event whose previous version is decoded from its stored bytes when first read. */
+function withLazyPrev(type: EventType, key: string, obj: KubeObject, revision: number, prevKv: KeyValue | undefined): CacheEvent {
+  if (!prevKv) return { type, key, obj, revision };
+  let prev: KubeObject | undefined | null = null;
+  return {
+    type,
+    key,
+    obj,
+    revision,
+    get prevObj() {
+      if (prev === null) {
+        try {
+          prev = decodeFromStorage(prevKv);
+        } catch {
+          prev = undefined;
+        }
+      }
+      return prev;
+    },
+  };
+}
+
 /** Index of the first history entry with a revision after `rev` (history is in revision order). */
-function firstAfter(history: { ev: CacheEvent }[], rev: number): number {
-  let lo = 0;
+function firstAfter(history: { revision: number }[], rev: number, lo: number): number {
   let hi = history.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (history[mid]!.ev.revision <= rev) lo = mid + 1;
+    if (history[mid]!.revision <= rev) lo = mid + 1;
     else hi = mid;
   }
   return lo;
