@@ -2,7 +2,7 @@
 // (`pods`, `services`, `count/<resource>[.<group>]`, ...), pod compute resources and PVC storage, and the
 // pod scopes (Terminating, NotTerminating, BestEffort, NotBestEffort). Amounts are nano-units (bigint).
 import { arr, obj, str, type Obj } from '../registry/builtin-helpers.js';
-import { sharedOrDecoded } from '../registry/resource-store.js';
+import { sharedOrDecodedPage } from '../registry/resource-store.js';
 import { typePrefix } from '../registry/keys.js';
 import type { KubeObject, ResourceType } from '../registry/types.js';
 import { quantityNanos } from '../registry/schema/quantity.js';
@@ -174,9 +174,8 @@ export async function namespaceUsage(
   for (const t of typesFor(names)) {
     const prefix = typePrefix({ ...t, storageGroup: storageGroupOf(t.group, t.plural) });
     const page = await store.range({ prefix: `${prefix}${ns}/` });
-    for (const kv of page.kvs) {
-      // the watch cache's copy of the version read (every create in the namespace counts them all again)
-      const o = sharedOrDecoded(store, prefix, kv);
+    // the watch cache's copies of the versions read (every create in the namespace counts them all again)
+    for (const o of await sharedOrDecodedPage(store, prefix, page.kvs)) {
       if (!quotaMatches(quota, t, o)) continue;
       for (const [k, v] of usageOf(t, o)) if (used.has(k)) used.set(k, used.get(k)! + v);
     }

@@ -5,7 +5,7 @@
 // quota's status.used, which the resourcequota-controller keeps; reading live needs no "status unknown" wait).
 import { errors } from '../../api/status.js';
 import { arr, obj, str } from '../registry/builtin-helpers.js';
-import { sharedOrDecoded } from '../registry/resource-store.js';
+import { sharedOrDecodedPage } from '../registry/resource-store.js';
 import { collectionPrefix, typePrefix } from '../registry/keys.js';
 import type { KubeObject } from '../registry/types.js';
 import type { TypeRegistry } from '../registry/registry.js';
@@ -55,7 +55,7 @@ export async function quotasIn(store: RevisionedStore, namespace: string): Promi
   // a namespace with quotas reads them from storage, current to this write
   if (!(await configCache(store, collectionPrefix(QUOTAS)).hasUnder(collectionPrefix(QUOTAS, namespace)))) return [];
   const page = await store.range({ prefix: collectionPrefix(QUOTAS, namespace) });
-  return page.kvs.map((kv) => sharedOrDecoded(store, typePrefix(QUOTAS), kv)).sort((x, y) => (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? ''));
+  return (await sharedOrDecodedPage(store, typePrefix(QUOTAS), page.kvs)).sort((x, y) => (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? ''));
 }
 
 export function resourceQuota(deps: { store: RevisionedStore; types?: TypeRegistry }): AdmissionPlugin {

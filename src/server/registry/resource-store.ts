@@ -102,6 +102,24 @@ export function sharedOrDecoded(store: RevisionedStore, typePrefix: string, kv: 
   return o === undefined ? decodeFromStorage(kv) : freezeShared(o);
 }
 
+/**
+ * The watch cache's copies of a page read from storage: waits (briefly, as readShared) for the cache to hold the
+ * newest version in the page, so a version written just before the read is not decoded here and again by the cache.
+ */
+export async function sharedOrDecodedPage(store: RevisionedStore, typePrefix: string, kvs: KeyValue[]): Promise<KubeObject[]> {
+  const cache = cachedObjects(store, typePrefix);
+  let newest = 0;
+  for (const kv of kvs) if (kv.modRevision > newest) newest = kv.modRevision;
+  if (cache && cache.revision < newest) {
+    try {
+      await cache.waitFresh(newest, CACHE_CATCH_UP_MS);
+    } catch {
+      // still behind: the versions it lacks are decoded here
+    }
+  }
+  return kvs.map((kv) => sharedOrDecoded(store, typePrefix, kv));
+}
+
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export function generateNameSuffix(): string {
   let s = '';
