@@ -232,21 +232,31 @@ export function statusProblem(r: WireResponse): string | undefined {
   return undefined;
 }
 
-type Snapshot = Map<string, number>;
+type Snapshot = Map<string, { rev: number; terminating: boolean }>;
 
 async function snapshot(store: RevisionedStore, prefix: string): Promise<Snapshot> {
   const res = await store.range({ prefix });
-  return new Map(res.kvs.map((kv) => [kv.key, kv.modRevision]));
+  // the components' Leases are renewed by their holders (the controller manager's leader lease every 2 s)
+  return new Map(res.kvs.filter((kv) => !/\/leases\/(kube-system|kube-node-lease)\//.test(kv.key)).map((kv) => [kv.key, { rev: kv.modRevision, terminating: terminating(kv.value) }]));
+}
+
+/** An object already being deleted: the controllers finishing an accepted delete may update or remove it meanwhile. */
+function terminating(value: Uint8Array): boolean {
+  try {
+    return Boolean((JSON.parse(Buffer.from(value).toString('utf8')) as { metadata?: { deletionTimestamp?: string } }).metadata?.deletionTimestamp);
+  } catch {
+    return false;
+  }
 }
 
 function diffSnapshots(a: Snapshot, b: Snapshot): string | undefined {
   const out: string[] = [];
-  for (const [k, rev] of b) {
+  for (const [k, { rev }] of b) {
     const was = a.get(k);
     if (was === undefined) out.push(`created ${k}`);
-    else if (was !== rev) out.push(`updated ${k}`);
+    else if (was.rev !== rev && !was.terminating) out.push(`updated ${k}`);
   }
-  for (const k of a.keys()) if (!b.has(k)) out.push(`deleted ${k}`);
+  for (const [k, was] of a) if (!b.has(k) && !was.terminating) out.push(`deleted ${k}`);
   return out.length ? out.slice(0, 3).join(', ') + (out.length > 3 ? ` (+${out.length - 3})` : '') : undefined;
 }
 
