@@ -180,7 +180,10 @@ export function ObjectView({ type, namespace, name, tab, discovery, listNamespac
           )}
         </div>
       </div>
-      <div className={tab === 'edit' ? 'object-body editing' : 'object-body'}>{body}</div>
+      {/* the tab's panel scrolls: focusable, so the keyboard can scroll it (axe scrollable-region-focusable) */}
+      <div role="tabpanel" tabIndex={0} aria-label={TAB_LABEL[tab]} className={tab === 'edit' ? 'object-body editing' : 'object-body'}>
+        {body}
+      </div>
       {deleting && object && info && discovery && (
         <DeleteDialog info={info} object={object} discovery={discovery} listNamespace={listNamespace} onClose={() => setDeleting(false)} onDeleted={(gone) => (gone || !object.metadata?.finalizers?.length ? navigate(back) : setDeleting(false))} />
       )}
