@@ -15,7 +15,8 @@ const MINUTES = 60_000;
 
 /** Starts a process and resolves with the first match of `pattern` in its stderr/stdout. */
 function startAndWait(cmd: string, args: string[], cwd: string, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
-  const child = spawn(cmd, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' } });
+  // its own process group: npx runs the server as a child of its own, which a signal to npx alone leaves running
+  const child = spawn(cmd, args, { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' } });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), 2 * MINUTES);
@@ -37,7 +38,11 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
   });
 }
 
